@@ -1,0 +1,86 @@
+#include "diag/Diagnostics.h"
+
+#include <algorithm>
+
+namespace tempo {
+
+SourceRange SourceRange::cover(const SourceRange& a, const SourceRange& b) {
+  if (!a.valid()) return b;
+  if (!b.valid()) return a;
+  return {std::min(a.begin, b.begin), std::max(a.end, b.end)};
+}
+
+void DiagnosticBag::error(std::string file, SourceRange range, std::string message) {
+  items_.push_back({Severity::Error, std::move(file), range, std::move(message)});
+}
+void DiagnosticBag::warning(std::string file, SourceRange range, std::string message) {
+  items_.push_back({Severity::Warning, std::move(file), range, std::move(message)});
+}
+void DiagnosticBag::note(std::string file, SourceRange range, std::string message) {
+  items_.push_back({Severity::Note, std::move(file), range, std::move(message)});
+}
+
+bool DiagnosticBag::hasErrors() const { return errorCount() > 0; }
+
+size_t DiagnosticBag::errorCount() const {
+  return std::count_if(items_.begin(), items_.end(),
+                       [](const Diagnostic& d) { return d.severity == Severity::Error; });
+}
+
+std::vector<Diagnostic> DiagnosticBag::sorted() const {
+  std::vector<Diagnostic> out = items_;
+  std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return a.range.begin < b.range.begin;
+  });
+  return out;
+}
+
+std::string_view sourceLine(std::string_view source, int line) {
+  if (line <= 0) return {};
+  size_t pos = 0;
+  for (int l = 1; l < line; ++l) {
+    pos = source.find('\n', pos);
+    if (pos == std::string_view::npos) return {};
+    ++pos;
+  }
+  size_t end = source.find('\n', pos);
+  std::string_view text = source.substr(pos, end == std::string_view::npos ? source.size() - pos : end - pos);
+  if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+  return text;
+}
+
+static const char* severityName(Severity s) {
+  switch (s) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Note: return "note";
+  }
+  return "error";
+}
+
+std::string render(const Diagnostic& d, std::string_view source) {
+  std::string out = d.file;
+  if (d.range.valid()) {
+    out += ":" + std::to_string(d.range.begin.line) + ":" + std::to_string(d.range.begin.col);
+  }
+  out += std::string(": ") + severityName(d.severity) + ": " + d.message + "\n";
+  if (!d.range.valid()) return out;
+  std::string_view text = sourceLine(source, d.range.begin.line);
+  if (text.empty() && source.empty()) return out;
+  out += "  " + std::string(text) + "\n  ";
+  int col = std::max(1, d.range.begin.col);
+  for (int i = 1; i < col; ++i) out += (i - 1 < static_cast<int>(text.size()) && text[i - 1] == '\t') ? '\t' : ' ';
+  out += '^';
+  int endCol = d.range.end.line == d.range.begin.line ? d.range.end.col : static_cast<int>(text.size()) + 1;
+  for (int i = col + 1; i < endCol; ++i) out += '~';
+  out += "\n";
+  return out;
+}
+
+std::string renderAll(const DiagnosticBag& bag, std::string_view source) {
+  std::string out;
+  for (const Diagnostic& d : bag.sorted()) out += render(d, source);
+  return out;
+}
+
+}  // namespace tempo

@@ -1,0 +1,112 @@
+#include "ops/Op.h"
+
+#include <array>
+#include <sstream>
+
+namespace tempo {
+
+namespace {
+struct OpInfo {
+  OpKind kind;
+  std::string_view name;
+  OpClass cls;
+  int arity;
+};
+
+constexpr std::array kOps = {
+    OpInfo{OpKind::Constant, "constant", OpClass::Source, 0},
+    OpInfo{OpKind::Load, "load", OpClass::Source, 0},
+    OpInfo{OpKind::RandomNormal, "normal", OpClass::Source, 0},
+    OpInfo{OpKind::RandomUniform, "uniform", OpClass::Source, 0},
+    OpInfo{OpKind::EvalIndex, "eval_index", OpClass::Source, 0},
+    OpInfo{OpKind::Neg, "neg", OpClass::Unary, 1},
+    OpInfo{OpKind::Exp, "exp", OpClass::Unary, 1},
+    OpInfo{OpKind::Log, "log", OpClass::Unary, 1},
+    OpInfo{OpKind::Sqrt, "sqrt", OpClass::Unary, 1},
+    OpInfo{OpKind::Tanh, "tanh", OpClass::Unary, 1},
+    OpInfo{OpKind::Sigmoid, "sigmoid", OpClass::Unary, 1},
+    OpInfo{OpKind::Relu, "relu", OpClass::Unary, 1},
+    OpInfo{OpKind::Abs, "abs", OpClass::Unary, 1},
+    OpInfo{OpKind::Not, "not", OpClass::Unary, 1},
+    OpInfo{OpKind::Add, "add", OpClass::Binary, 2},
+    OpInfo{OpKind::Sub, "sub", OpClass::Binary, 2},
+    OpInfo{OpKind::Mul, "mul", OpClass::Binary, 2},
+    OpInfo{OpKind::Div, "div", OpClass::Binary, 2},
+    OpInfo{OpKind::Pow, "pow", OpClass::Binary, 2},
+    OpInfo{OpKind::Maximum, "maximum", OpClass::Binary, 2},
+    OpInfo{OpKind::Minimum, "minimum", OpClass::Binary, 2},
+    OpInfo{OpKind::Lt, "lt", OpClass::Binary, 2},
+    OpInfo{OpKind::Le, "le", OpClass::Binary, 2},
+    OpInfo{OpKind::Gt, "gt", OpClass::Binary, 2},
+    OpInfo{OpKind::Ge, "ge", OpClass::Binary, 2},
+    OpInfo{OpKind::Eq, "eq", OpClass::Binary, 2},
+    OpInfo{OpKind::Ne, "ne", OpClass::Binary, 2},
+    OpInfo{OpKind::And, "and", OpClass::Binary, 2},
+    OpInfo{OpKind::Or, "or", OpClass::Binary, 2},
+    OpInfo{OpKind::Where, "where", OpClass::Ternary, 3},
+    OpInfo{OpKind::Cast, "cast", OpClass::Cast, 1},
+    OpInfo{OpKind::MatMul, "matmul", OpClass::MatMul, 2},
+    OpInfo{OpKind::ReduceSum, "reduce_sum", OpClass::Reduce, 1},
+    OpInfo{OpKind::ReduceMax, "reduce_max", OpClass::Reduce, 1},
+    OpInfo{OpKind::Reshape, "reshape", OpClass::Movement, 1},
+    OpInfo{OpKind::Permute, "permute", OpClass::Movement, 1},
+    OpInfo{OpKind::Expand, "expand", OpClass::Movement, 1},
+    OpInfo{OpKind::Slice, "slice", OpClass::Movement, 1},
+    OpInfo{OpKind::Cat, "cat", OpClass::Movement, -1},
+    OpInfo{OpKind::Identity, "identity", OpClass::Identity, 1},
+    OpInfo{OpKind::Merge, "merge", OpClass::Merge, -1},
+};
+
+const OpInfo& info(OpKind op) {
+  for (const OpInfo& i : kOps)
+    if (i.kind == op) return i;
+  return kOps[0];
+}
+
+std::string formatNumber(double v) {
+  std::ostringstream os;
+  os.precision(9);
+  os << v;
+  return os.str();
+}
+
+std::string joinInts(const std::vector<int64_t>& v) {
+  std::string s = "(";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + ")";
+}
+}  // namespace
+
+std::string_view opName(OpKind op) { return info(op).name; }
+
+std::optional<OpKind> opFromName(std::string_view name) {
+  for (const OpInfo& i : kOps)
+    if (i.name == name) return i.kind;
+  return std::nullopt;
+}
+
+OpClass opClass(OpKind op) { return info(op).cls; }
+int opArity(OpKind op) { return info(op).arity; }
+bool isComparison(OpKind op) { return op >= OpKind::Lt && op <= OpKind::Ne; }
+
+std::string attrsString(OpKind op, const OpAttrs& a) {
+  switch (op) {
+    case OpKind::Constant: return "value=" + formatNumber(a.value);
+    case OpKind::Load: return "path=\"" + a.displayPath + "\"";
+    case OpKind::RandomNormal:
+      return "seed=" + std::to_string(a.seed) + ", mean=" + formatNumber(a.a) + ", std=" + formatNumber(a.b);
+    case OpKind::RandomUniform:
+      return "seed=" + std::to_string(a.seed) + ", low=" + formatNumber(a.a) + ", high=" + formatNumber(a.b);
+    case OpKind::EvalIndex: return "index=" + (a.index ? a.index->str() : std::string("?"));
+    case OpKind::ReduceSum:
+    case OpKind::ReduceMax:
+      return "axes=" + joinInts(a.axes) + (a.keepDims ? ", keepdims" : "");
+    case OpKind::Permute: return "perm=" + joinInts(a.perm);
+    case OpKind::Slice:
+      return "axis=" + std::to_string(a.axis) + ", start=" + a.start.str() + ", stop=" + a.stop.str();
+    case OpKind::Cat: return "axis=" + std::to_string(a.axis);
+    default: return "";
+  }
+}
+
+}  // namespace tempo

@@ -1,0 +1,75 @@
+// Op: the primitive operation set of the symbolic dependence graph.
+//
+// The SDG deliberately has a small set of primitives: sources (constants,
+// loaded arrays, random initialisers, index evaluation), elementwise unary,
+// binary and ternary ops, cast, matmul, reductions, movement ops and the merge
+// of ordered branches. Library functions of the language (softmax, mean, ...)
+// are compositions of these, so every optimisation sees through them. OpAttrs
+// holds the few attributes an op may carry; `opName` gives each op's stable
+// printed name used by the SDG text form, DOT and JSON.
+#pragma once
+
+#include "symbolic/IndexExpr.h"
+#include "types/DType.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tempo {
+
+enum class OpKind {
+  // Sources (no inputs).
+  Constant,       ///< every element = attrs.value
+  Load,           ///< array read from attrs.path (.npy); domain dims lead the array's shape
+  RandomNormal,   ///< attrs.seed, attrs.mean (a), attrs.std (b)
+  RandomUniform,  ///< attrs.seed, attrs.low (a), attrs.high (b)
+  EvalIndex,      ///< scalar: attrs.index evaluated at the domain point
+  // Elementwise unary.
+  Neg, Exp, Log, Sqrt, Tanh, Sigmoid, Relu, Abs, Not,
+  // Elementwise binary (NumPy broadcasting).
+  Add, Sub, Mul, Div, Pow, Maximum, Minimum,
+  Lt, Le, Gt, Ge, Eq, Ne, And, Or,
+  // Elementwise ternary.
+  Where,
+  Cast,           ///< to the node's dtype
+  MatMul,         ///< NumPy matmul semantics
+  ReduceSum,      ///< over attrs.axes (sorted, non-negative), attrs.keepDims
+  ReduceMax,
+  Reshape,        ///< to the node's shape
+  Permute,        ///< attrs.perm
+  Expand,         ///< broadcast to the node's shape
+  Slice,          ///< spatial: axis attrs.axis, [attrs.start, attrs.stop)
+  Cat,            ///< concatenate inputs along attrs.axis
+  Identity,       ///< copy of its single input
+  Merge,          ///< ordered branches: the first input whose edge condition holds
+};
+
+enum class OpClass { Source, Unary, Binary, Ternary, Cast, MatMul, Reduce, Movement, Identity, Merge };
+
+struct OpAttrs {
+  double value = 0;               ///< Constant
+  std::string path;               ///< Load (resolved path)
+  std::string displayPath;        ///< Load (as written in the program)
+  uint64_t seed = 0;              ///< Random*
+  double a = 0, b = 0;            ///< RandomNormal: mean, std; RandomUniform: low, high
+  std::optional<IndexExpr> index; ///< EvalIndex
+  std::vector<int64_t> axes;      ///< Reduce*
+  bool keepDims = false;          ///< Reduce*
+  std::vector<int64_t> perm;      ///< Permute
+  int64_t axis = 0;               ///< Slice, Cat
+  IndexExpr start, stop;          ///< Slice
+  bool operator==(const OpAttrs&) const = default;
+};
+
+std::string_view opName(OpKind op);            ///< stable lowercase name, e.g. "matmul"
+std::optional<OpKind> opFromName(std::string_view name);
+OpClass opClass(OpKind op);
+/// Number of inputs the op takes; -1 for variadic (Cat: >= 1, Merge: >= 1).
+int opArity(OpKind op);
+bool isComparison(OpKind op);                  ///< Lt..Ne: result is bool
+/// The attributes that matter for `op`, printed as `k=v, ...` ("" if none).
+std::string attrsString(OpKind op, const OpAttrs& attrs);
+
+}  // namespace tempo
