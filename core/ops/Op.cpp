@@ -18,6 +18,7 @@ constexpr std::array kOps = {
     OpInfo{OpKind::Load, "load", OpClass::Source, 0},
     OpInfo{OpKind::RandomNormal, "normal", OpClass::Source, 0},
     OpInfo{OpKind::RandomUniform, "uniform", OpClass::Source, 0},
+    OpInfo{OpKind::HashInit, "hash_init", OpClass::Source, 0},
     OpInfo{OpKind::EvalIndex, "eval_index", OpClass::Source, 0},
     OpInfo{OpKind::Neg, "neg", OpClass::Unary, 1},
     OpInfo{OpKind::Exp, "exp", OpClass::Unary, 1},
@@ -97,6 +98,7 @@ std::string attrsString(OpKind op, const OpAttrs& a) {
       return "seed=" + std::to_string(a.seed) + ", mean=" + formatNumber(a.a) + ", std=" + formatNumber(a.b);
     case OpKind::RandomUniform:
       return "seed=" + std::to_string(a.seed) + ", low=" + formatNumber(a.a) + ", high=" + formatNumber(a.b);
+    case OpKind::HashInit: return "key=" + std::to_string(a.seed) + ", scale=" + formatNumber(a.b);
     case OpKind::EvalIndex: return "index=" + (a.index ? a.index->str() : std::string("?"));
     case OpKind::ReduceSum:
     case OpKind::ReduceMax:

@@ -25,6 +25,7 @@ enum class OpKind {
   Load,           ///< array read from attrs.path (.npy); domain dims lead the array's shape
   RandomNormal,   ///< attrs.seed, attrs.mean (a), attrs.std (b)
   RandomUniform,  ///< attrs.seed, attrs.low (a), attrs.high (b)
+  HashInit,       ///< deterministic hash fill in [-scale, scale): attrs.seed (key), attrs.b (scale)
   EvalIndex,      ///< scalar: attrs.index evaluated at the domain point
   // Elementwise unary.
   Neg, Exp, Log, Sqrt, Tanh, Sigmoid, Relu, Abs, Not,
