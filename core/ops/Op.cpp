@@ -107,6 +107,13 @@ std::string attrsString(OpKind op, const OpAttrs& a) {
     case OpKind::Slice:
       return "axis=" + std::to_string(a.axis) + ", start=" + a.start.str() + ", stop=" + a.stop.str();
     case OpKind::Cat: return "axis=" + std::to_string(a.axis);
+    case OpKind::Cast: return "dtype=" + std::string(dtypeName(a.dtype));
+    case OpKind::Reshape:
+    case OpKind::Expand: {
+      std::string s = "shape=(";
+      for (size_t i = 0; i < a.shape.size(); ++i) s += (i ? ", " : "") + a.shape[i].str();
+      return s + ")";
+    }
     default: return "";
   }
 }

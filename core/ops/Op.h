@@ -34,13 +34,13 @@ enum class OpKind {
   Lt, Le, Gt, Ge, Eq, Ne, And, Or,
   // Elementwise ternary.
   Where,
-  Cast,           ///< to the node's dtype
+  Cast,           ///< to attrs.dtype
   MatMul,         ///< NumPy matmul semantics
   ReduceSum,      ///< over attrs.axes (sorted, non-negative), attrs.keepDims
   ReduceMax,
-  Reshape,        ///< to the node's shape
+  Reshape,        ///< to attrs.shape
   Permute,        ///< attrs.perm
-  Expand,         ///< broadcast to the node's shape
+  Expand,         ///< broadcast to attrs.shape
   Slice,          ///< spatial: axis attrs.axis, [attrs.start, attrs.stop)
   Cat,            ///< concatenate inputs along attrs.axis
   Identity,       ///< copy of its single input
@@ -61,6 +61,8 @@ struct OpAttrs {
   std::vector<int64_t> perm;      ///< Permute
   int64_t axis = 0;               ///< Slice, Cat
   IndexExpr start, stop;          ///< Slice
+  std::vector<IndexExpr> shape;   ///< Reshape, Expand: the target shape
+  DType dtype = DType::F32;       ///< Cast: the target dtype
   bool operator==(const OpAttrs&) const = default;
 };
 
