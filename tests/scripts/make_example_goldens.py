@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""Generate the data of resources/examples/*.tpo and their expected outputs.
+
+1. Writes every input/param array the example programs load (float32, deterministic:
+   numpy default_rng with a fixed seed per example).
+2. Re-reads those float32 files and computes every `out` of every example with a
+   plain, independent NumPy reference (float64 math, loops over the dimensions),
+   then stores the result as float32 under tests/golden/examples/NAME/OUT.npy.
+
+Output layout (the same as `tempo run` writes): the bounds of the output's domain in
+dim-declaration order, then its spatial shape.
+
+Nothing here shares code with the C++ engine. Run once by hand and commit the results:
+
+    /usr/bin/python3 tests/scripts/make_example_goldens.py
+"""
+import os
+import sys
+
+import numpy as np
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+EX = os.path.join(ROOT, "resources", "examples")
+GOLD = os.path.join(ROOT, "tests", "golden", "examples")
+
+F32 = np.float32
+
+
+# ----------------------------------------------------------------------------- io
+def save_data(rel, arr):
+    """Save an input/param array; rel is relative to resources/examples."""
+    path = os.path.join(EX, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    np.save(path, np.ascontiguousarray(arr, dtype=F32))
+
+
+def load_data(rel):
+    """Read a data file back and widen it to float64 for the reference math."""
+    a = np.load(os.path.join(EX, rel))
+    assert a.dtype == F32, (rel, a.dtype)
+    return a.astype(np.float64)
+
+
+SUMMARY = []
+
+
+def save_out(example, name, arr, shape):
+    arr = np.asarray(arr, dtype=np.float64)
+    assert arr.shape == tuple(shape), (example, name, arr.shape, shape)
+    assert np.all(np.isfinite(arr)), (example, name)
+    path = os.path.join(GOLD, example, name + ".npy")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    np.save(path, arr.astype(F32))
+    SUMMARY.append((example, name, arr.shape, arr))
+
+
+# ---------------------------------------------------------------------- helpers
+def softmax(z, axis):
+    z = z - np.max(z, axis=axis, keepdims=True)
+    e = np.exp(z)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def layer_norm(x, gain, eps=1e-5):
+    mu = np.mean(x)
+    xc = x - mu
+    var = np.mean(xc * xc)
+    return xc / np.sqrt(var + eps) * gain
+
+
+def normal(rng, shape, std):
+    return rng.standard_normal(shape) * std
+
+
+# ---------------------------------------------------------------------------- rnn
+def rnn():
+    B, T, IN, H = 4, 16, 5, 8
+    rng = np.random.default_rng(1001)
+    d = "data/rnn/"
+    save_data(d + "x.npy", normal(rng, (B, T, IN), 1.0))
+    save_data(d + "W.npy", normal(rng, (IN, H), 1.0 / np.sqrt(IN)))
+    save_data(d + "U.npy", normal(rng, (H, H), 0.7 / np.sqrt(H)))
+    save_data(d + "bias.npy", normal(rng, (H,), 0.1))
+
+    x, W, U, bias = (load_data(d + n) for n in ("x.npy", "W.npy", "U.npy", "bias.npy"))
+    h = np.zeros((B, T, H))
+    for b in range(B):
+        for t in range(T):
+            pre = x[b, t] @ W + bias
+            if t > 0:
+                pre = pre + h[b, t - 1] @ U
+            h[b, t] = np.tanh(pre)
+    y = np.zeros((B, H))
+    for b in range(B):
+        y[b] = np.mean(h[b, 0:T], axis=0)
+    save_out("rnn", "y", y, (B, H))
+    save_out("rnn", "h", h, (B, T, H))
+
+
+# ---------------------------------------------------------------------- attention
+def attention(name, window, seed):
+    B, T, E, D = 2, 12, 8, 8
+    rng = np.random.default_rng(seed)
+    d = "data/%s/" % name
+    save_data(d + "x.npy", normal(rng, (B, T, E), 1.0))
+    for w in ("Wq", "Wk", "Wv"):
+        save_data(d + w + ".npy", normal(rng, (E, D), 1.0 / np.sqrt(E)))
+
+    x, Wq, Wk, Wv = (load_data(d + n + ".npy") for n in ("x", "Wq", "Wk", "Wv"))
+    o = np.zeros((B, T, D))
+    for b in range(B):
+        for t in range(T):
+            lo = 0 if window is None else max(0, t - window + 1)
+            q = x[b, t] @ Wq
+            K = np.stack([x[b, s] @ Wk for s in range(lo, t + 1)])  # (S, D)
+            V = np.stack([x[b, s] @ Wv for s in range(lo, t + 1)])
+            assert K.shape == (t + 1 - lo, D)
+            scores = (K @ q) / np.sqrt(D)
+            att = softmax(scores, axis=0)
+            o[b, t] = att @ V
+    save_out(name, "o", o, (B, T, D))
+
+
+# ------------------------------------------------------------------------ returns
+def returns():
+    B, T, GAMMA = 3, 10, 0.9
+    rng = np.random.default_rng(1004)
+    d = "data/returns/"
+    save_data(d + "r.npy", np.round(rng.uniform(-1.0, 1.0, (B, T)), 2))
+
+    r = load_data(d + "r.npy")
+    g = np.zeros((B, T))
+    G = np.zeros((B, T))
+    for b in range(B):
+        for t in reversed(range(T)):
+            g[b, t] = r[b, t] if t == T - 1 else r[b, t] + GAMMA * g[b, t + 1]
+            G[b, t] = np.sum(r[b, t:T])
+    save_out("returns", "g", g, (B, T))
+    save_out("returns", "G", G, (B, T))
+
+
+# ---------------------------------------------------------------------------- gpt
+def gpt(name, win, seed):
+    L, T, E, NH, D, FF = 2, 8, 16, 2, 8, 32
+    assert NH * D == E
+    rng = np.random.default_rng(seed)
+    d = "data/%s/" % name
+    save_data(d + "x0.npy", normal(rng, (E,), 1.0))
+    for w in ("Wq", "Wk", "Wv"):
+        save_data(d + w + ".npy", normal(rng, (L, E, E), 1.0 / np.sqrt(E)))
+    save_data(d + "Wo.npy", normal(rng, (L, E, E), 0.25 / np.sqrt(E)))
+    save_data(d + "W1.npy", normal(rng, (L, E, FF), 1.0 / np.sqrt(E)))
+    save_data(d + "W2.npy", normal(rng, (L, FF, E), 0.25 / np.sqrt(FF)))
+    save_data(d + "g1.npy", 1.0 + normal(rng, (L, E), 0.1))
+    save_data(d + "g2.npy", 1.0 + normal(rng, (L, E), 0.1))
+
+    P = {n: load_data(d + n + ".npy")
+         for n in ("x0", "Wq", "Wk", "Wv", "Wo", "W1", "W2", "g1", "g2")}
+    x = np.zeros((L, T, E))
+    y = np.zeros((L, T, E))
+    k = np.zeros((L, T, NH, D))
+    v = np.zeros((L, T, NH, D))
+    # Evaluate in the only order the dependences allow: position-major, then layer.
+    for t in range(T):
+        for l in range(L):
+            if l == 0 and t == 0:
+                x[l, t] = P["x0"]
+            elif l == 0:
+                x[l, t] = y[L - 1, t - 1]
+            else:
+                x[l, t] = y[l - 1, t]
+            n1 = layer_norm(x[l, t], P["g1"][l])
+            q = (n1 @ P["Wq"][l]).reshape(NH, D)
+            k[l, t] = (n1 @ P["Wk"][l]).reshape(NH, D)
+            v[l, t] = (n1 @ P["Wv"][l]).reshape(NH, D)
+            lo = 0 if win is None else max(0, t - win + 1)
+            heads = np.zeros((NH, D))
+            for hd in range(NH):  # per head, without the permute/reshape tricks
+                Kh = k[l, lo:t + 1, hd, :]  # (S, D)
+                Vh = v[l, lo:t + 1, hd, :]
+                att = softmax(Kh @ q[hd] / np.sqrt(D), axis=0)
+                heads[hd] = att @ Vh
+            a = x[l, t] + heads.reshape(E) @ P["Wo"][l]
+            n2 = layer_norm(a, P["g2"][l])
+            y[l, t] = a + np.maximum(n2 @ P["W1"][l], 0.0) @ P["W2"][l]
+    save_out(name, "y", y, (L, T, E))
+    save_out(name, "last", y[L - 1], (T, E))
+
+
+# -------------------------------------------------------------------------- small
+# Hand-checkable programs in resources/examples/small/; data in small/data/NAME/.
+def small():
+    save_data("small/data/running_sum/v.npy", [1, 2, 3, 4])
+    save_data("small/data/suffix_sum/v.npy", [1, 2, 3, 4])
+    save_data("small/data/matmul2x2/A.npy", [[1, 2], [3, 4]])
+    save_data("small/data/matmul2x2/Bm.npy", [[5, 6], [7, 8]])
+    save_data("small/data/window_max/v.npy", [[3, 1, 4, 1], [5, 9, 2, 6]])
+
+    # counter: c[0] = 1, c[t] = c[t-1] + 1
+    c = [1.0]
+    for _ in range(1, 5):
+        c.append(c[-1] + 1.0)
+    save_out("small/counter", "c", c, (5,))
+    assert c == [1, 2, 3, 4, 5]
+
+    v = load_data("small/data/running_sum/v.npy")
+    s = np.zeros(4)
+    for t in range(4):
+        s[t] = v[0] if t == 0 else s[t - 1] + v[t]
+    w = np.array([np.sum(v[0:t + 1]) for t in range(4)])
+    save_out("small/running_sum", "s", s, (4,))
+    save_out("small/running_sum", "w", w, (4,))
+    assert list(s) == [1, 3, 6, 10] and list(w) == [1, 3, 6, 10]
+
+    v = load_data("small/data/suffix_sum/v.npy")
+    f = np.zeros(4)
+    for t in reversed(range(4)):
+        f[t] = v[3] if t == 3 else v[t] + f[t + 1]
+    nxt = np.array([v[t + 1] if t < 3 else 0.0 for t in range(4)])
+    save_out("small/suffix_sum", "f", f, (4,))
+    save_out("small/suffix_sum", "nxt", nxt, (4,))
+    assert list(f) == [10, 9, 7, 4] and list(nxt) == [2, 3, 4, 0]
+
+    A = load_data("small/data/matmul2x2/A.npy")
+    Bm = load_data("small/data/matmul2x2/Bm.npy")
+    C = np.array([[sum(A[i, j] * Bm[j, k] for j in range(2)) for k in range(2)]
+                  for i in range(2)])
+    save_out("small/matmul2x2", "C", C, (2, 2))
+    assert C.tolist() == [[19, 22], [43, 50]]
+
+    v = load_data("small/data/window_max/v.npy")
+    m = np.array([[np.max(v[b, max(0, t - 1):t + 1]) for t in range(4)] for b in range(2)])
+    z = 2.0 * v + 1.0
+    save_out("small/window_max", "m", m, (2, 4))
+    save_out("small/window_max", "z", z, (2, 4))
+    assert m.tolist() == [[3, 3, 4, 4], [5, 9, 9, 6]]
+    assert z.tolist() == [[7, 3, 9, 3], [11, 19, 5, 13]]
+
+
+def main():
+    rnn()
+    attention("attention_causal", None, 1002)
+    attention("attention_window", 4, 1003)
+    returns()
+    gpt("gpt_decode", None, 1005)
+    gpt("gpt_decode_window", 3, 1006)
+    small()
+    np.set_printoptions(precision=4, suppress=True, linewidth=120)
+    for ex, name, shape, arr in SUMMARY:
+        flat = arr.reshape(-1)
+        print("%-24s %-5s %-14s min % .4f max % .4f first %s"
+              % (ex, name, shape, flat.min(), flat.max(), flat[:4]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
