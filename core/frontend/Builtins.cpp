@@ -1,0 +1,371 @@
+#include "frontend/Builtins.h"
+
+#include "frontend/IndexLowering.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace tempo {
+
+namespace {
+
+/// Arguments of one call, checked against what the function accepts.
+class CallArgs {
+public:
+  CallArgs(ExprLowering& l, const ast::Call& c, SourceRange r) : low(l), call(c), range(r) {}
+
+  /// Reports and returns false unless there are between min and max positional
+  /// arguments and every keyword is in `allowed`.
+  bool expect(size_t minArgs, size_t maxArgs, const std::set<std::string>& allowed) {
+    const std::string& f = call.callee.name;
+    bool ok = true;
+    if (call.args.size() < minArgs || call.args.size() > maxArgs) {
+      std::string n = minArgs == maxArgs ? std::to_string(minArgs) : std::to_string(minArgs) + " to " + std::to_string(maxArgs);
+      low.context().error(range, f + "() takes " + n + " positional argument" + (maxArgs == 1 ? "" : "s") + ", got " +
+                                     std::to_string(call.args.size()));
+      ok = false;
+    }
+    for (const ast::KeywordArg& k : call.kwargs) {
+      if (!allowed.count(k.name.name)) {
+        std::string list;
+        for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        low.context().error(k.name.range, f + "() has no argument '" + k.name.name + "'" +
+                                              (list.empty() ? "" : " (it accepts: " + list + ")"));
+        ok = false;
+      }
+    }
+    return ok;
+  }
+  const ast::Expr* kw(const std::string& name) const {
+    for (const ast::KeywordArg& k : call.kwargs)
+      if (k.name.name == name) return k.value.get();
+    return nullptr;
+  }
+  Value arg(size_t i) { return low.lower(*call.args[i]); }
+
+  ExprLowering& low;
+  const ast::Call& call;
+  SourceRange range;
+};
+
+std::optional<std::vector<int64_t>> intList(LoweringContext& cx, const ast::Expr& e) {
+  std::vector<const ast::Expr*> items;
+  if (auto* t = e.as<ast::Tuple>()) {
+    for (const ast::ExprPtr& x : t->elems) items.push_back(x.get());
+  } else {
+    items.push_back(&e);
+  }
+  std::vector<int64_t> out;
+  for (const ast::Expr* x : items) {
+    auto c = foldConstant(cx, *x);
+    if (!c) return std::nullopt;
+    if (!c->isInt) {
+      cx.error(x->range, "expected an integer");
+      return std::nullopt;
+    }
+    out.push_back(static_cast<int64_t>(c->value));
+  }
+  return out;
+}
+
+std::optional<std::vector<IndexExpr>> shapeList(ExprLowering& low, const ast::Expr& e) {
+  std::vector<const ast::Expr*> items;
+  if (auto* t = e.as<ast::Tuple>()) {
+    for (const ast::ExprPtr& x : t->elems) items.push_back(x.get());
+  } else {
+    items.push_back(&e);
+  }
+  std::vector<IndexExpr> out;
+  for (const ast::Expr* x : items) {
+    auto s = lowerIndexExpr(low.context(), *x, low.site().domain, "shape size");
+    if (!s) return std::nullopt;
+    out.push_back(*s);
+  }
+  return out;
+}
+
+/// Normalises dims against a rank: negative dims count from the end.
+std::optional<std::vector<int64_t>> normaliseAxes(LoweringContext& cx, std::vector<int64_t> axes, int rank,
+                                                  SourceRange range) {
+  for (int64_t& a : axes) {
+    int64_t orig = a;
+    if (a < 0) a += rank;
+    if (a < 0 || a >= rank) {
+      cx.error(range, "dim " + std::to_string(orig) + " is out of range for a value of rank " + std::to_string(rank));
+      return std::nullopt;
+    }
+  }
+  std::sort(axes.begin(), axes.end());
+  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  return axes;
+}
+
+Value unaryFn(CallArgs& a, OpKind op) {
+  if (!a.expect(1, 1, {})) return Value::error(a.range);
+  Value x = a.arg(0);
+  if (x.kind == Value::Kind::Number)
+    if (auto v = applyConstFunction(a.call.callee.name, x.number.value)) return Value::ofNumber({*v, false}, a.range);
+  return a.low.makeOp(op, {}, {x}, a.range);
+}
+
+Value binaryFn(CallArgs& a, OpKind op) {
+  if (!a.expect(2, 2, {})) return Value::error(a.range);
+  return a.low.makeOp(op, {}, {a.arg(0), a.arg(1)}, a.range);
+}
+
+/// Reduction axes from `dim=` (all axes when absent).
+std::optional<std::vector<int64_t>> reductionAxes(CallArgs& a, const Value& x) {
+  int rank = x.type.rank();
+  std::vector<int64_t> axes;
+  if (const ast::Expr* d = a.kw("dim")) {
+    auto l = intList(a.low.context(), *d);
+    if (!l) return std::nullopt;
+    axes = *l;
+  } else {
+    for (int i = 0; i < rank; ++i) axes.push_back(i);
+  }
+  return normaliseAxes(a.low.context(), axes, rank, a.range);
+}
+
+bool keepDims(CallArgs& a) {
+  const ast::Expr* k = a.kw("keepdim");
+  if (!k) return false;
+  if (auto* b = k->as<ast::BoolLit>()) return b->value;
+  a.low.context().error(k->range, "keepdim must be true or false");
+  return false;
+}
+
+Value reduce(ExprLowering& low, OpKind op, const Value& x, std::vector<int64_t> axes, bool keep, SourceRange r) {
+  OpAttrs attrs;
+  attrs.axes = std::move(axes);
+  attrs.keepDims = keep;
+  return low.makeOp(op, attrs, {x}, r);
+}
+
+Value reduction(CallArgs& a, const std::string& kind) {
+  if (kind == "max" && a.call.args.size() >= 2 && !a.kw("dim")) {
+    // max(a, b) of index values is an index value; of tensors it is ambiguous.
+    std::vector<Value> vals;
+    for (size_t i = 0; i < a.call.args.size(); ++i) vals.push_back(a.arg(i));
+    bool allIndex = std::all_of(vals.begin(), vals.end(), [](const Value& v) { return v.isAdaptive() && (v.kind == Value::Kind::Index || v.number.isInt); });
+    if (allIndex) {
+      auto asIndex = [](const Value& v) { return v.kind == Value::Kind::Index ? v.index : IndexExpr(static_cast<int64_t>(v.number.value)); };
+      IndexExpr acc = asIndex(vals[0]);
+      for (size_t i = 1; i < vals.size(); ++i) acc = IndexExpr::max(acc, asIndex(vals[i]));
+      return Value::ofIndex(acc, a.range);
+    }
+    a.low.context().error(a.range, "max(a, b) of tensors is ambiguous: use maximum(a, b) for the elementwise maximum or max(x, dim=...) to reduce");
+    return Value::error(a.range);
+  }
+  if (!a.expect(1, 1, {"dim", "keepdim"})) return Value::error(a.range);
+  Value x = a.arg(0);
+  if (x.isError()) return x;
+  if (x.isAdaptive()) {
+    a.low.context().error(a.range, kind + "() needs a tensor, not a number");
+    return Value::error(a.range);
+  }
+  auto axes = reductionAxes(a, x);
+  if (!axes) return Value::error(a.range);
+  bool keep = keepDims(a);
+  if (kind == "sum") return reduce(a.low, OpKind::ReduceSum, x, *axes, keep, a.range);
+  if (kind == "max") return reduce(a.low, OpKind::ReduceMax, x, *axes, keep, a.range);
+  // mean = sum / count, where count may be symbolic (a growing window's t + 1).
+  IndexExpr count(1);
+  for (int64_t ax : *axes) {
+    auto p = IndexExpr::multiply(count, x.type.shape[ax]);
+    if (!p) {
+      a.low.context().error(a.range, "mean() over several symbolically sized dims is not supported");
+      return Value::error(a.range);
+    }
+    count = *p;
+  }
+  Value s = reduce(a.low, OpKind::ReduceSum, x, *axes, keep, a.range);
+  return a.low.makeOp(OpKind::Div, {}, {s, Value::ofIndex(count, a.range)}, a.range);
+}
+
+Value softmax(CallArgs& a, bool logarithm) {
+  if (!a.expect(1, 1, {"dim"})) return Value::error(a.range);
+  Value x = a.arg(0);
+  if (x.isError()) return x;
+  if (x.isAdaptive() || x.type.rank() == 0) {
+    a.low.context().error(a.range, a.call.callee.name + "() needs a tensor with at least one dimension");
+    return Value::error(a.range);
+  }
+  std::vector<int64_t> axes{-1};
+  if (const ast::Expr* d = a.kw("dim")) {
+    auto l = intList(a.low.context(), *d);
+    if (!l) return Value::error(a.range);
+    axes = *l;
+  }
+  auto norm = normaliseAxes(a.low.context(), axes, x.type.rank(), a.range);
+  if (!norm) return Value::error(a.range);
+  ExprLowering& low = a.low;
+  Value m = reduce(low, OpKind::ReduceMax, x, *norm, true, a.range);
+  Value shifted = low.makeOp(OpKind::Sub, {}, {x, m}, a.range);
+  Value e = low.makeOp(OpKind::Exp, {}, {shifted}, a.range);
+  Value s = reduce(low, OpKind::ReduceSum, e, *norm, true, a.range);
+  if (!logarithm) return low.makeOp(OpKind::Div, {}, {e, s}, a.range);
+  Value ls = low.makeOp(OpKind::Log, {}, {s}, a.range);
+  return low.makeOp(OpKind::Sub, {}, {shifted, ls}, a.range);
+}
+
+Value reshapeFn(CallArgs& a) {
+  if (!a.expect(2, 2, {})) return Value::error(a.range);
+  Value x = a.arg(0);
+  auto shape = shapeList(a.low, *a.call.args[1]);
+  if (!shape || x.isError()) return Value::error(a.range);
+  OpAttrs attrs;
+  attrs.shape = *shape;
+  return a.low.makeOp(OpKind::Reshape, attrs, {x}, a.range);
+}
+
+Value expandFn(CallArgs& a) {
+  if (!a.expect(2, 2, {})) return Value::error(a.range);
+  Value x = a.arg(0);
+  auto shape = shapeList(a.low, *a.call.args[1]);
+  if (!shape || x.isError()) return Value::error(a.range);
+  OpAttrs attrs;
+  attrs.shape = *shape;
+  return a.low.makeOp(OpKind::Expand, attrs, {x}, a.range);
+}
+
+Value permuteFn(CallArgs& a, bool transpose) {
+  if (!a.expect(transpose ? 1 : 2, transpose ? 1 : 2, {})) return Value::error(a.range);
+  Value x = a.arg(0);
+  if (x.isError()) return x;
+  int rank = x.isAdaptive() ? 0 : x.type.rank();
+  OpAttrs attrs;
+  if (transpose) {
+    if (rank < 2) {
+      a.low.context().error(a.range, "transpose() needs at least two dimensions, got " + x.type.str());
+      return Value::error(a.range);
+    }
+    for (int i = 0; i < rank; ++i) attrs.perm.push_back(i);
+    std::swap(attrs.perm[rank - 1], attrs.perm[rank - 2]);
+  } else {
+    auto p = intList(a.low.context(), *a.call.args[1]);
+    if (!p) return Value::error(a.range);
+    for (int64_t& v : *p)
+      if (v < 0) v += rank;
+    attrs.perm = *p;
+  }
+  return a.low.makeOp(OpKind::Permute, attrs, {x}, a.range);
+}
+
+Value catFn(CallArgs& a) {
+  if (!a.expect(1, 64, {"dim"})) return Value::error(a.range);
+  std::vector<Value> parts;
+  if (a.call.args.size() == 1 && a.call.args[0]->is<ast::Tuple>()) {
+    for (const ast::ExprPtr& e : a.call.args[0]->as<ast::Tuple>()->elems) parts.push_back(a.low.lower(*e));
+  } else {
+    for (size_t i = 0; i < a.call.args.size(); ++i) parts.push_back(a.arg(i));
+  }
+  if (parts.empty()) {
+    a.low.context().error(a.range, "cat() needs at least one tensor");
+    return Value::error(a.range);
+  }
+  for (const Value& p : parts)
+    if (p.isError()) return Value::error(a.range);
+  int64_t axis = 0;
+  if (const ast::Expr* d = a.kw("dim")) {
+    auto l = intList(a.low.context(), *d);
+    if (!l || l->size() != 1) return Value::error(a.range);
+    axis = (*l)[0];
+  }
+  int rank = parts[0].isAdaptive() ? 0 : parts[0].type.rank();
+  if (axis < 0) axis += rank;
+  OpAttrs attrs;
+  attrs.axis = axis;
+  return a.low.makeOp(OpKind::Cat, attrs, parts, a.range);
+}
+
+Value castFn(CallArgs& a) {
+  if (!a.expect(2, 2, {})) return Value::error(a.range);
+  Value x = a.arg(0);
+  const ast::Name* n = a.call.args[1]->as<ast::Name>();
+  std::optional<DType> dt = n ? parseDType(n->name) : std::nullopt;
+  if (!dt) {
+    a.low.context().error(a.call.args[1]->range, "cast() expects a dtype: f32, f64, i32, i64 or bool");
+    return Value::error(a.range);
+  }
+  OpAttrs attrs;
+  attrs.dtype = *dt;
+  return a.low.makeOp(OpKind::Cast, attrs, {x}, a.range);
+}
+
+Value whereFn(CallArgs& a) {
+  if (!a.expect(3, 3, {})) return Value::error(a.range);
+  return a.low.makeOp(OpKind::Where, {}, {a.arg(0), a.arg(1), a.arg(2)}, a.range);
+}
+
+Value minFn(CallArgs& a) {
+  std::vector<Value> vals;
+  for (size_t i = 0; i < a.call.args.size(); ++i) vals.push_back(a.arg(i));
+  if (vals.size() >= 2 && a.call.kwargs.empty() &&
+      std::all_of(vals.begin(), vals.end(), [](const Value& v) { return v.kind == Value::Kind::Index || (v.kind == Value::Kind::Number && v.number.isInt); })) {
+    auto asIndex = [](const Value& v) { return v.kind == Value::Kind::Index ? v.index : IndexExpr(static_cast<int64_t>(v.number.value)); };
+    IndexExpr acc = asIndex(vals[0]);
+    for (size_t i = 1; i < vals.size(); ++i) acc = IndexExpr::min(acc, asIndex(vals[i]));
+    return Value::ofIndex(acc, a.range);
+  }
+  a.low.context().error(a.range, "min() works on index values only; use minimum(a, b) for tensors");
+  return Value::error(a.range);
+}
+
+using Handler = std::function<Value(CallArgs&)>;
+
+const std::map<std::string, Handler>& table() {
+  static const std::map<std::string, Handler> t = {
+      {"exp", [](CallArgs& a) { return unaryFn(a, OpKind::Exp); }},
+      {"log", [](CallArgs& a) { return unaryFn(a, OpKind::Log); }},
+      {"sqrt", [](CallArgs& a) { return unaryFn(a, OpKind::Sqrt); }},
+      {"tanh", [](CallArgs& a) { return unaryFn(a, OpKind::Tanh); }},
+      {"sigmoid", [](CallArgs& a) { return unaryFn(a, OpKind::Sigmoid); }},
+      {"relu", [](CallArgs& a) { return unaryFn(a, OpKind::Relu); }},
+      {"abs", [](CallArgs& a) { return unaryFn(a, OpKind::Abs); }},
+      {"pow", [](CallArgs& a) { return binaryFn(a, OpKind::Pow); }},
+      {"maximum", [](CallArgs& a) { return binaryFn(a, OpKind::Maximum); }},
+      {"minimum", [](CallArgs& a) { return binaryFn(a, OpKind::Minimum); }},
+      {"where", whereFn},
+      {"sum", [](CallArgs& a) { return reduction(a, "sum"); }},
+      {"mean", [](CallArgs& a) { return reduction(a, "mean"); }},
+      {"max", [](CallArgs& a) { return reduction(a, "max"); }},
+      {"min", minFn},
+      {"softmax", [](CallArgs& a) { return softmax(a, false); }},
+      {"log_softmax", [](CallArgs& a) { return softmax(a, true); }},
+      {"reshape", reshapeFn},
+      {"expand", expandFn},
+      {"transpose", [](CallArgs& a) { return permuteFn(a, true); }},
+      {"permute", [](CallArgs& a) { return permuteFn(a, false); }},
+      {"cat", catFn},
+      {"cast", castFn},
+  };
+  return t;
+}
+
+}  // namespace
+
+std::vector<std::string> builtinNames() {
+  std::vector<std::string> out;
+  for (const auto& [name, h] : table()) out.push_back(name);
+  return out;
+}
+
+Value lowerCall(ExprLowering& lowering, const ast::Call& call, SourceRange range) {
+  const std::string& f = call.callee.name;
+  auto it = table().find(f);
+  if (it == table().end()) {
+    static const std::set<std::string> initialisers = {"load", "zeros", "ones", "normal", "uniform", "hash"};
+    if (initialisers.count(f))
+      lowering.context().error(call.callee.range, f + "() can only initialise an input or param declaration");
+    else
+      lowering.context().error(call.callee.range, "unknown function '" + f + "'");
+    return Value::error(range);
+  }
+  CallArgs args(lowering, call, range);
+  return it->second(args);
+}
+
+}  // namespace tempo

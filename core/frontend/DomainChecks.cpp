@@ -1,0 +1,233 @@
+#include "frontend/DomainChecks.h"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <set>
+
+namespace tempo {
+
+namespace {
+
+void checkCoverage(LoweringContext& cx) {
+  for (const TensorSymbol* t : cx.scope.recurrentTensors()) {
+    if (t->poisoned) continue;
+    if (t->branches.empty()) {
+      cx.error(t->declRange, "'" + t->name + "' is declared but has no branches: define it, e.g. `" + t->name + "[" +
+                                 [&] { std::string s; for (size_t i = 0; i < t->domain.size(); ++i) s += (i ? ", " : "") + t->domain[i]; return s; }() +
+                                 "] = ...`");
+      continue;
+    }
+    Condition covered = Condition::never();
+    for (const auto& b : t->branches) covered = covered || b.guard;
+    Site site{t->domain, !covered};
+    PointSet missing = cx.sitePoints(site);
+    if (missing.isEmpty()) continue;
+    std::string example;
+    if (auto ex = missing.sample()) {
+      for (const std::string& d : t->domain) example += (example.empty() ? "" : ", ") + d + " = " + std::to_string((*ex)[d]);
+      std::string bounds;
+      for (const std::string& p : cx.params())
+        if (ex->count(p)) bounds += (bounds.empty() ? "" : ", ") + p + " = " + std::to_string((*ex)[p]);
+      example = " (for example " + example + " when " + bounds + ")";
+    }
+    cx.error(t->declRange, "no branch of '" + t->name + "' covers every point of its domain " + tupleString(t->domain) + example);
+  }
+}
+
+/// Strongly connected components of the node graph (consumer -> producer).
+std::vector<std::vector<NodeId>> stronglyConnected(const Graph& g) {
+  std::map<NodeId, std::vector<NodeId>> succ;
+  for (const auto& [id, e] : g.edges()) succ[e.consumer].push_back(e.producer);
+  std::map<NodeId, int> index, low;
+  std::set<NodeId> onStack;
+  std::vector<NodeId> stack;
+  std::vector<std::vector<NodeId>> out;
+  int counter = 0;
+  // Iterative Tarjan: frames of (node, next successor position).
+  for (const auto& [root, n] : g.nodes()) {
+    if (index.count(root)) continue;
+    std::vector<std::pair<NodeId, size_t>> frames{{root, 0}};
+    index[root] = low[root] = counter++;
+    stack.push_back(root);
+    onStack.insert(root);
+    while (!frames.empty()) {
+      auto& [v, pos] = frames.back();
+      const auto& next = succ[v];
+      if (pos < next.size()) {
+        NodeId w = next[pos++];
+        if (!index.count(w)) {
+          index[w] = low[w] = counter++;
+          stack.push_back(w);
+          onStack.insert(w);
+          frames.push_back({w, 0});
+        } else if (onStack.count(w)) {
+          low[v] = std::min(low[v], index[w]);
+        }
+        continue;
+      }
+      if (low[v] == index[v]) {
+        std::vector<NodeId> comp;
+        NodeId w;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          onStack.erase(w);
+          comp.push_back(w);
+        } while (w != v);
+        out.push_back(comp);
+      }
+      NodeId done = v;
+      frames.pop_back();
+      if (!frames.empty()) low[frames.back().first] = std::min(low[frames.back().first], low[done]);
+    }
+  }
+  return out;
+}
+
+std::string primed(const std::string& d) { return d + "_src"; }
+
+class RecurrenceCheck {
+public:
+  RecurrenceCheck(LoweringContext& cx, std::vector<NodeId> comp) : cx_(cx), comp_(comp.begin(), comp.end()) {}
+
+  void run() {
+    const Graph& g = cx_.graph;
+    for (const auto& [id, e] : g.edges())
+      if (comp_.count(e.consumer) && comp_.count(e.producer)) edges_.push_back(&e);
+    if (edges_.empty()) return;  // a single node without a self-loop
+    const Node* anchor = anchorNode();
+    domain_ = g.node(*comp_.begin()).domain;
+    for (NodeId n : comp_)
+      if (g.node(n).domain != domain_) {
+        cx_.error(anchor->loc, "the recurrence through '" + anchor->name + "' mixes values over " + tupleString(domain_) +
+                                   " and " + tupleString(g.node(n).domain) + "; a cycle must stay within one domain");
+        return;
+      }
+    vars_ = domain_;
+    for (const std::string& d : domain_) vars_.push_back(primed(d));
+    for (const Edge* e : edges_) relations_.push_back(relation(*e));
+    if (!checkSamePointCycles(*anchor)) return;
+    if (findOrder()) return;
+    std::string reads;
+    for (const Edge* e : edges_)
+      if (e->loc.valid()) reads += (reads.empty() ? "" : ", ") + e->str();
+    cx_.error(anchor->loc, "the recurrence through '" + anchor->name +
+                               "' does not go strictly into the past or strictly into the future along any order of " +
+                               tupleString(domain_) + (reads.empty() ? "" : "; its reads: " + reads));
+  }
+
+private:
+  const Node* anchorNode() const {
+    for (NodeId n : comp_)
+      if (cx_.graph.node(n).op == OpKind::Merge) return &cx_.graph.node(n);
+    return &cx_.graph.node(*comp_.begin());
+  }
+
+  /// {(c, c_src) : c_src is read by consumer point c through e}.
+  PointSet relation(const Edge& e) {
+    std::vector<Constraint> cs;
+    for (const std::string& d : domain_) {
+      IndexExpr b = IndexExpr::bound(cx_.scope.boundOf(d));
+      cs.push_back({IndexExpr::dim(d), Constraint::Rel::Ge, 0});
+      cs.push_back({IndexExpr::dim(d), Constraint::Rel::Lt, b});
+    }
+    for (size_t i = 0; i < e.index.size() && i < domain_.size(); ++i) {
+      IndexExpr p = IndexExpr::dim(primed(domain_[i]));
+      const IndexAtom& a = e.index[i];
+      if (a.isSlice()) {
+        cs.push_back({p, Constraint::Rel::Ge, a.start});
+        cs.push_back({p, Constraint::Rel::Lt, *a.stop});
+      } else {
+        cs.push_back({p, Constraint::Rel::Eq, a.start});
+      }
+    }
+    auto params = cx_.params();
+    PointSet r = PointSet::fromConstraints(cx_.isl, vars_, params, cs);
+    Condition region = e.condition;
+    if (auto it = cx_.nodeRegion.find(e.consumer); it != cx_.nodeRegion.end()) region = region && it->second;
+    return r.intersect(region.toPointSet(cx_.isl, vars_, params));
+  }
+
+  PointSet samePoint() {
+    std::vector<Constraint> cs;
+    for (const std::string& d : domain_) cs.push_back({IndexExpr::dim(primed(d)), Constraint::Rel::Eq, IndexExpr::dim(d)});
+    return PointSet::fromConstraints(cx_.isl, vars_, cx_.params(), cs);
+  }
+
+  bool checkSamePointCycles(const Node& anchor) {
+    PointSet same = samePoint();
+    std::map<NodeId, std::vector<NodeId>> succ;
+    for (size_t i = 0; i < edges_.size(); ++i)
+      if (!relations_[i].intersect(same).isEmpty()) succ[edges_[i]->consumer].push_back(edges_[i]->producer);
+    std::map<NodeId, int> state;  // 0 new, 1 open, 2 done
+    std::function<bool(NodeId)> cyclic = [&](NodeId v) {
+      state[v] = 1;
+      for (NodeId w : succ[v]) {
+        if (state[w] == 1) return true;
+        if (state[w] == 0 && cyclic(w)) return true;
+      }
+      state[v] = 2;
+      return false;
+    };
+    for (NodeId n : comp_)
+      if (state[n] == 0 && cyclic(n)) {
+        cx_.error(anchor.loc, "'" + anchor.name + "' depends on itself at the same point: a recurrence must read a "
+                                  "strictly earlier (or strictly later) point, such as " + anchor.name + "[t-1]");
+        return false;
+      }
+    return true;
+  }
+
+  /// Points where the source is lexicographically after the consumer under (perm, signs).
+  PointSet forwardSet(const std::vector<size_t>& perm, const std::vector<int>& signs) {
+    auto params = cx_.params();
+    PointSet acc = PointSet::fromConstraints(cx_.isl, vars_, params, {});
+    acc = acc.subtract(acc);
+    std::vector<Constraint> prefix;
+    for (size_t k = 0; k < perm.size(); ++k) {
+      const std::string& d = domain_[perm[k]];
+      IndexExpr c = IndexExpr::dim(d), p = IndexExpr::dim(primed(d));
+      std::vector<Constraint> cs = prefix;
+      cs.push_back({signs[perm[k]] > 0 ? p : c, Constraint::Rel::Gt, signs[perm[k]] > 0 ? c : p});
+      acc = acc.unite(PointSet::fromConstraints(cx_.isl, vars_, params, cs));
+      prefix.push_back({p, Constraint::Rel::Eq, c});
+    }
+    return acc;
+  }
+
+  bool findOrder() {
+    size_t n = domain_.size();
+    std::vector<size_t> perm(n);
+    std::iota(perm.begin(), perm.end(), 0);
+    do {
+      for (unsigned mask = 0; mask < (1u << n); ++mask) {
+        std::vector<int> signs(n);
+        for (size_t i = 0; i < n; ++i) signs[i] = (mask >> i) & 1 ? -1 : 1;  // -1: the future is "earlier"
+        PointSet forward = forwardSet(perm, signs);
+        bool ok = true;
+        for (const PointSet& r : relations_)
+          if (!r.intersect(forward).isEmpty()) { ok = false; break; }
+        if (ok) return true;
+      }
+    } while (std::next_permutation(perm.begin(), perm.end()));
+    return false;
+  }
+
+  LoweringContext& cx_;
+  std::set<NodeId> comp_;
+  std::vector<const Edge*> edges_;
+  std::vector<PointSet> relations_;
+  std::vector<std::string> domain_;
+  std::vector<std::string> vars_;
+};
+
+}  // namespace
+
+void checkDomains(LoweringContext& cx) {
+  checkCoverage(cx);
+  if (cx.diags.hasErrors()) return;  // cycles through broken tensors would only repeat errors
+  for (auto& comp : stronglyConnected(cx.graph)) RecurrenceCheck(cx, comp).run();
+}
+
+}  // namespace tempo

@@ -1,0 +1,458 @@
+#include "frontend/Lowering.h"
+
+#include "frontend/DomainChecks.h"
+#include "frontend/ExprLowering.h"
+#include "frontend/IndexLowering.h"
+#include "ops/TypeInference.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+namespace tempo {
+
+namespace {
+
+class StatementLowering {
+public:
+  explicit StatementLowering(LoweringContext& cx) : cx_(cx) {}
+
+  void run(const ast::Program& program) {
+    for (const ast::Stmt& s : program.stmts) std::visit([&](const auto& n) { lower(s, n); }, s.node);
+    checkDomains(cx_);
+  }
+
+private:
+  bool declareFresh(const ast::Ident& name) {
+    if (!cx_.scope.isDeclared(name.name)) return true;
+    cx_.error(name.range, "'" + name.name + "' is already declared");
+    SourceRange prev = cx_.scope.declaration(name.name);
+    if (prev.valid()) cx_.note(prev, "'" + name.name + "' was declared here");
+    return false;
+  }
+
+  void lower(const ast::Stmt&, const ast::DimDecl& d) {
+    if (!declareFresh(d.name) || !declareFresh(d.bound)) return;
+    if (d.name.name == d.bound.name) {
+      cx_.error(d.bound.range, "a dimension and its bound need different names");
+      return;
+    }
+    cx_.scope.addDim(d.name.name, d.bound.name, SourceRange::cover(d.name.range, d.bound.range));
+    cx_.graph.dims.push_back({d.name.name, d.bound.name});
+  }
+
+  void lower(const ast::Stmt&, const ast::SetStmt& s) {
+    for (const ast::SetItem& item : s.items) {
+      if (cx_.scope.kindOf(item.name.name) != Scope::NameKind::Bound) {
+        cx_.error(item.name.range, "'" + item.name.name + "' is not the bound of a dimension (declare it with `dim x < " +
+                                       item.name.name + "` first)");
+        continue;
+      }
+      if (item.value < 1) {
+        cx_.error(item.valueRange, "bound '" + item.name.name + "' must be at least 1, not " + std::to_string(item.value));
+        continue;
+      }
+      cx_.graph.boundDefaults[item.name.name] = item.value;
+    }
+  }
+
+  void lower(const ast::Stmt&, const ast::ConstDecl& c) {
+    for (const ast::ConstItem& item : c.items) {
+      if (!declareFresh(item.name)) continue;
+      auto v = foldConstant(cx_, *item.value);
+      cx_.scope.addConst(item.name.name, v.value_or(ConstNumber{0, true}), item.name.range);
+    }
+  }
+
+  std::optional<TensorType> lowerType(const ast::TypeExpr& t, const std::vector<std::string>& dims) {
+    auto dt = parseDType(t.dtype.name);
+    if (!dt) {
+      cx_.error(t.dtype.range, "unknown dtype '" + t.dtype.name + "' (expected f32, f64, i32, i64 or bool)");
+      return std::nullopt;
+    }
+    TensorType out{*dt, {}};
+    bool ok = true;
+    for (const ast::ExprPtr& s : t.shape) {
+      auto e = lowerIndexExpr(cx_, *s, dims, "shape size");
+      if (!e) { ok = false; continue; }
+      if (auto c = e->constantValue(); c && *c < 0) {
+        cx_.error(s->range, "a shape size cannot be negative");
+        ok = false;
+      }
+      out.shape.push_back(*e);
+    }
+    return ok ? std::optional<TensorType>(out) : std::nullopt;
+  }
+
+  std::optional<std::vector<std::string>> lowerDomain(const std::vector<ast::Ident>& dims) {
+    std::vector<std::string> out;
+    for (const ast::Ident& d : dims) {
+      if (cx_.scope.kindOf(d.name) != Scope::NameKind::Dim) {
+        cx_.error(d.range, cx_.scope.isDeclared(d.name) ? "'" + d.name + "' is not a dimension"
+                                                        : "unknown dimension '" + d.name + "'");
+        return std::nullopt;
+      }
+      if (std::find(out.begin(), out.end(), d.name) != out.end()) {
+        cx_.error(d.range, "dimension '" + d.name + "' is listed twice");
+        return std::nullopt;
+      }
+      out.push_back(d.name);
+    }
+    std::vector<std::string> ordered = cx_.scope.inDeclarationOrder(out);
+    if (ordered != out) {
+      cx_.error(dims.front().range, "list the dimensions in the order they were declared: " + tupleString(ordered));
+      return std::nullopt;
+    }
+    return out;
+  }
+
+  std::optional<double> numberArg(const ast::Call& call, const std::string& name, std::optional<double> dflt) {
+    for (const ast::KeywordArg& k : call.kwargs)
+      if (k.name.name == name) {
+        auto v = foldConstant(cx_, *k.value);
+        return v ? std::optional<double>(v->value) : std::nullopt;
+      }
+    if (!dflt) cx_.error(call.callee.range, call.callee.name + "() needs the argument " + name + "=");
+    return dflt;
+  }
+
+  bool onlyKeywords(const ast::Call& call, const std::set<std::string>& allowed, size_t positional) {
+    bool ok = call.args.size() == positional;
+    if (!ok)
+      cx_.error(call.callee.range, call.callee.name + "() takes " + std::to_string(positional) + " positional argument" +
+                                       (positional == 1 ? "" : "s") + ", got " + std::to_string(call.args.size()));
+    for (const ast::KeywordArg& k : call.kwargs)
+      if (!allowed.count(k.name.name)) {
+        cx_.error(k.name.range, call.callee.name + "() has no argument '" + k.name.name + "'");
+        ok = false;
+      }
+    return ok;
+  }
+
+  /// The source op and attributes of an initialiser call; nullopt after reporting.
+  std::optional<std::pair<OpKind, OpAttrs>> lowerInitialiser(const ast::Expr& init) {
+    const ast::Call* call = init.as<ast::Call>();
+    if (!call) {
+      cx_.error(init.range, "expected an initialiser: load(\"file.npy\"), zeros(), ones(), normal(...), uniform(...) or hash(...)");
+      return std::nullopt;
+    }
+    const std::string& f = call->callee.name;
+    OpAttrs a;
+    if (f == "load") {
+      if (!onlyKeywords(*call, {}, 1)) return std::nullopt;
+      const ast::StringLit* s = call->args[0]->as<ast::StringLit>();
+      if (!s) {
+        cx_.error(call->args[0]->range, "load() expects a file path in quotes");
+        return std::nullopt;
+      }
+      std::filesystem::path p(s->value);
+      a.displayPath = s->value;
+      a.path = p.is_absolute() ? p.string() : (std::filesystem::path(cx_.baseDir) / p).lexically_normal().string();
+      return std::make_pair(OpKind::Load, a);
+    }
+    if (f == "zeros" || f == "ones") {
+      if (!onlyKeywords(*call, {}, 0)) return std::nullopt;
+      a.value = f == "ones" ? 1 : 0;
+      return std::make_pair(OpKind::Constant, a);
+    }
+    auto seedArg = [&](const std::string& key) -> std::optional<uint64_t> {
+      auto s = numberArg(*call, key, std::nullopt);
+      if (!s) return std::nullopt;
+      if (*s < 0 || *s != static_cast<double>(static_cast<uint64_t>(*s))) {
+        cx_.error(call->callee.range, key + "= must be a non-negative integer");
+        return std::nullopt;
+      }
+      return static_cast<uint64_t>(*s);
+    };
+    if (f == "normal") {
+      if (!onlyKeywords(*call, {"seed", "std", "mean"}, 0)) return std::nullopt;
+      auto seed = seedArg("seed");
+      auto sd = numberArg(*call, "std", 1.0), mean = numberArg(*call, "mean", 0.0);
+      if (!seed || !sd || !mean) return std::nullopt;
+      a.seed = *seed; a.a = *mean; a.b = *sd;
+      return std::make_pair(OpKind::RandomNormal, a);
+    }
+    if (f == "uniform") {
+      if (!onlyKeywords(*call, {"seed", "low", "high"}, 0)) return std::nullopt;
+      auto seed = seedArg("seed");
+      auto lo = numberArg(*call, "low", 0.0), hi = numberArg(*call, "high", 1.0);
+      if (!seed || !lo || !hi) return std::nullopt;
+      a.seed = *seed; a.a = *lo; a.b = *hi;
+      return std::make_pair(OpKind::RandomUniform, a);
+    }
+    if (f == "hash") {
+      if (!onlyKeywords(*call, {"key", "scale"}, 0)) return std::nullopt;
+      auto key = seedArg("key");
+      auto scale = numberArg(*call, "scale", 1.0);
+      if (!key || !scale) return std::nullopt;
+      a.seed = *key; a.b = *scale;
+      return std::make_pair(OpKind::HashInit, a);
+    }
+    cx_.error(call->callee.range, "unknown initialiser '" + f + "' (expected load, zeros, ones, normal, uniform or hash)");
+    return std::nullopt;
+  }
+
+  TensorSymbol poisoned(const ast::Ident& name, TensorSymbol::Kind kind, SourceRange range) {
+    TensorSymbol t;
+    t.kind = kind;
+    t.name = name.name;
+    t.declRange = range;
+    t.poisoned = true;
+    return t;
+  }
+
+  void lower(const ast::Stmt& stmt, const ast::SourceDecl& s) {
+    if (!declareFresh(s.name)) return;
+    auto kind = s.kind == ast::SourceKind::Input ? TensorSymbol::Kind::Input : TensorSymbol::Kind::Param;
+    auto domain = lowerDomain(s.domain);
+    auto type = lowerType(s.type, {});
+    auto init = lowerInitialiser(*s.init);
+    if (!domain || !type || !init) {
+      cx_.scope.addTensor(poisoned(s.name, kind, stmt.range));
+      return;
+    }
+    Node n;
+    n.op = init->first;
+    n.attrs = init->second;
+    n.domain = *domain;
+    n.type = *type;
+    n.loc = stmt.range;
+    n.name = s.name.name;
+    TensorSymbol t;
+    t.kind = kind;
+    t.name = s.name.name;
+    t.domain = *domain;
+    t.type = *type;
+    t.declRange = stmt.range;
+    t.node = cx_.graph.addNode(std::move(n));
+    cx_.scope.addTensor(std::move(t));
+  }
+
+  void lower(const ast::Stmt& stmt, const ast::TensorDecl& d) {
+    if (!declareFresh(d.name)) return;
+    auto domain = lowerDomain(d.domain);
+    auto type = domain ? lowerType(d.type, *domain) : std::nullopt;
+    if (!domain || !type) {
+      cx_.scope.addTensor(poisoned(d.name, TensorSymbol::Kind::Recurrent, stmt.range));
+      return;
+    }
+    Node n;
+    n.op = OpKind::Merge;
+    n.domain = *domain;
+    n.type = *type;
+    n.loc = stmt.range;
+    n.name = d.name.name;
+    TensorSymbol t;
+    t.kind = TensorSymbol::Kind::Recurrent;
+    t.name = d.name.name;
+    t.domain = *domain;
+    t.type = *type;
+    t.declRange = stmt.range;
+    t.node = cx_.graph.addNode(std::move(n));
+    cx_.scope.addTensor(std::move(t));
+  }
+
+  /// The guard of a branch's left side (`h[b, 0]` -> t == 0); nullopt after reporting.
+  std::optional<Condition> branchGuard(const TensorSymbol& t, const ast::Branch& b) {
+    if (b.indices.size() != t.domain.size()) {
+      cx_.error(b.target.range, "'" + t.name + "' has " + std::to_string(t.domain.size()) + " dimension" +
+                                    (t.domain.size() == 1 ? "" : "s") + " " + tupleString(t.domain) +
+                                    " but its branch gives " + std::to_string(b.indices.size()) + " indices");
+      return std::nullopt;
+    }
+    std::vector<Constraint> guard;
+    bool ok = true;
+    for (size_t i = 0; i < b.indices.size(); ++i) {
+      const ast::IndexItem& item = b.indices[i];
+      if (item.kind != ast::IndexItem::Kind::Point || item.dim) {
+        cx_.error(item.range, "the left side of a branch indexes each dimension by itself or by a constant");
+        ok = false;
+        continue;
+      }
+      if (auto* n = item.point->as<ast::Name>(); n && n->name == t.domain[i]) continue;
+      auto e = lowerIndexExpr(cx_, *item.point, {}, "index on the left side of a branch");
+      if (!e) { ok = false; continue; }
+      guard.push_back({IndexExpr::dim(t.domain[i]), Constraint::Rel::Eq, *e});
+    }
+    if (!ok) return std::nullopt;
+    return guard.empty() ? Condition::always() : Condition::of(guard);
+  }
+
+  void lower(const ast::Stmt& stmt, const ast::Branch& b) {
+    TensorSymbol* t = cx_.scope.tensor(b.target.name);
+    if (!t) {
+      if (cx_.scope.isDeclared(b.target.name))
+        cx_.error(b.target.range, "'" + b.target.name + "' is not a tensor");
+      else
+        cx_.error(b.target.range, "unknown tensor '" + b.target.name + "': declare it first, e.g. `" + b.target.name +
+                                      " : f32[] over (...)`");
+      return;
+    }
+    if (t->kind != TensorSymbol::Kind::Recurrent) {
+      cx_.error(b.target.range, "'" + t->name + "' is not a recurrent tensor; only tensors declared as `" + t->name +
+                                    " : type over (...)` are defined by branches");
+      return;
+    }
+    if (t->poisoned) return;
+    auto guard = branchGuard(*t, b);
+    if (!guard) return;
+    Condition earlier = Condition::never();
+    for (const auto& br : t->branches) earlier = earlier || br.guard;
+    Site site{t->domain, *guard && !earlier};
+    if (cx_.sitePoints(site).isEmpty())
+      cx_.warning(stmt.range, "this branch is never used: earlier branches of '" + t->name + "' cover all of its points");
+    ExprLowering low(cx_, site);
+    Value v = low.lower(*b.value);
+    int slot = static_cast<int>(t->branches.size());
+    t->branches.push_back({*guard, stmt.range});
+    if (v.isError()) {
+      t->poisoned = true;  // the merge would lack an input; its readers are not checked further
+      return;
+    }
+    TensorType vt = low.typeOf(v, t->type.dtype);
+    if (vt.dtype != t->type.dtype) {
+      cx_.error(b.value->range, "this branch of '" + t->name + "' has type " + vt.str() + ", but '" + t->name +
+                                    "' is declared " + t->type.str());
+      t->poisoned = true;
+      return;
+    }
+    if (!(vt.shape == t->type.shape)) {
+      auto bc = broadcastShapes(vt.shape, t->type.shape);
+      if (!bc || *bc != t->type.shape) {
+        cx_.error(b.value->range, "this branch of '" + t->name + "' has shape " + vt.shapeStr() + ", but '" + t->name +
+                                      "' is declared " + t->type.str());
+        t->poisoned = true;
+        return;
+      }
+      OpAttrs a;
+      a.shape = t->type.shape;
+      v = low.makeOp(OpKind::Expand, a, {v}, b.value->range);
+      if (v.isError()) { t->poisoned = true; return; }
+    }
+    low.connect(t->node, slot, v, t->type.dtype, *guard);
+  }
+
+  /// Dimensions an expression varies over: those its indices and same-point reads use.
+  void collectDims(const ast::Expr& e, std::set<std::string>& dims) {
+    if (auto* n = e.as<ast::Name>()) {
+      if (cx_.scope.kindOf(n->name) == Scope::NameKind::Dim) dims.insert(n->name);
+      if (const TensorSymbol* t = cx_.scope.tensor(n->name)) dims.insert(t->domain.begin(), t->domain.end());
+      return;
+    }
+    if (auto* ix = e.as<ast::Index>()) {
+      const ast::Name* base = ix->base->as<ast::Name>();
+      const TensorSymbol* t = base ? cx_.scope.tensor(base->name) : nullptr;
+      bool named = !ix->items.empty() && ix->items[0].dim.has_value();
+      if (t && (named || ix->items.empty())) {
+        for (const std::string& d : t->domain) {
+          bool mentioned = std::any_of(ix->items.begin(), ix->items.end(),
+                                       [&](const ast::IndexItem& it) { return it.dim && it.dim->name == d; });
+          if (!mentioned) dims.insert(d);
+        }
+      }
+      for (const ast::IndexItem& it : ix->items)
+        for (const ast::ExprPtr* p : {&it.point, &it.lo, &it.hi})
+          if (*p) collectDims(**p, dims);
+      return;
+    }
+    if (auto* u = e.as<ast::Unary>()) return collectDims(*u->operand, dims);
+    if (auto* b = e.as<ast::Binary>()) {
+      collectDims(*b->lhs, dims);
+      collectDims(*b->rhs, dims);
+      return;
+    }
+    if (auto* c = e.as<ast::Call>()) {
+      for (const ast::ExprPtr& a : c->args) collectDims(*a, dims);
+      for (const ast::KeywordArg& k : c->kwargs) collectDims(*k.value, dims);
+      return;
+    }
+    if (auto* t = e.as<ast::Tuple>())
+      for (const ast::ExprPtr& x : t->elems) collectDims(*x, dims);
+  }
+
+  /// Lowers a let's value into one named node; nullopt after reporting.
+  std::optional<TensorSymbol> lowerLetValue(const ast::Ident& name, const ast::Expr& value, SourceRange range,
+                                            bool isOutput) {
+    std::set<std::string> used;
+    collectDims(value, used);
+    Site site{cx_.scope.inDeclarationOrder({used.begin(), used.end()}), Condition::always()};
+    ExprLowering low(cx_, site);
+    Value v = low.lower(value);
+    if (v.isError()) return std::nullopt;
+    if (v.kind == Value::Kind::Number && !isOutput) {
+      cx_.scope.addConst(name.name, v.number, name.range);
+      return std::nullopt;
+    }
+    NodeId id;
+    TensorType type;
+    if (v.kind == Value::Kind::Node) {
+      id = v.node;
+      type = v.type;
+    } else {
+      // Numbers, index values and plain reads get a node of their own (an identity copy).
+      Value copy = low.makeOp(OpKind::Identity, {}, {v}, range);
+      if (copy.isError()) return std::nullopt;
+      id = copy.node;
+      type = copy.type;
+    }
+    Node& n = cx_.graph.node(id);
+    n.name = name.name;
+    n.loc = range;
+    TensorSymbol t;
+    t.kind = TensorSymbol::Kind::Let;
+    t.name = name.name;
+    t.node = id;
+    t.domain = n.domain;
+    t.type = type;
+    t.declRange = range;
+    return t;
+  }
+
+  void lower(const ast::Stmt& stmt, const ast::Let& l) {
+    if (!declareFresh(l.name)) return;
+    auto t = lowerLetValue(l.name, *l.value, stmt.range, false);
+    if (t) cx_.scope.addTensor(std::move(*t));
+    else if (!cx_.scope.isDeclared(l.name.name))
+      cx_.scope.addTensor(poisoned(l.name, TensorSymbol::Kind::Let, stmt.range));
+  }
+
+  void lower(const ast::Stmt& stmt, const ast::Out& o) {
+    const TensorSymbol* t = nullptr;
+    if (o.value) {
+      if (!declareFresh(o.name)) return;
+      auto sym = lowerLetValue(o.name, *o.value, stmt.range, true);
+      if (!sym) {
+        cx_.scope.addTensor(poisoned(o.name, TensorSymbol::Kind::Let, stmt.range));
+        return;
+      }
+      t = &cx_.scope.addTensor(std::move(*sym));
+    } else {
+      t = cx_.scope.tensor(o.name.name);
+      if (!t) {
+        cx_.error(o.name.range, cx_.scope.isDeclared(o.name.name) ? "'" + o.name.name + "' is not a tensor"
+                                                                  : "unknown tensor '" + o.name.name + "'");
+        return;
+      }
+      if (t->poisoned) return;
+    }
+    for (const GraphOutput& prev : cx_.graph.outputs)
+      if (prev.name == o.name.name) {
+        cx_.error(o.name.range, "'" + o.name.name + "' is already an output");
+        return;
+      }
+    if (!t->type.isStaticOverDims()) {
+      cx_.error(stmt.range, "output '" + o.name.name + "' has type " + t->type.str() +
+                                ", whose size changes from point to point; an output needs one shape (reduce or slice it first)");
+      return;
+    }
+    cx_.graph.outputs.push_back({o.name.name, t->node, stmt.range});
+  }
+
+  LoweringContext& cx_;
+};
+
+}  // namespace
+
+void lowerProgram(const ast::Program& program, LoweringContext& cx) { StatementLowering(cx).run(program); }
+
+}  // namespace tempo

@@ -1,0 +1,119 @@
+// Graph: the symbolic dependence graph (SDG).
+//
+// Nodes are operations defined over a domain (an ordered tuple of dimensions,
+// e.g. (b, t)); each node produces one value of a TensorType at every point
+// of its domain. Edges go from a consumer's input slot to a producer and say
+// which producer points the consumer reads: one IndexAtom per producer
+// dimension — a point (`t - 1`) or a slice (`0:t + 1`, which prepends a
+// spatial dimension of size `t + 1` to the value read) — plus a Condition over
+// the consumer's domain saying when the edge is live. Every node keeps the
+// source range it came from. Graphs are plain values: copying one is a
+// snapshot (the pass stepper keeps one per pass). Ids are stable and never
+// reused, so passes can remove nodes without renumbering.
+#pragma once
+
+#include "diag/Diagnostics.h"
+#include "graph/Condition.h"
+#include "ops/Op.h"
+#include "types/TensorType.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tempo {
+
+using NodeId = int;
+using EdgeId = int;
+
+/// One index of a read, for one producer dimension: a point or a slice [start, stop).
+struct IndexAtom {
+  IndexExpr start;
+  std::optional<IndexExpr> stop;  ///< set for a slice
+
+  static IndexAtom point(IndexExpr e) { return {std::move(e), std::nullopt}; }
+  static IndexAtom slice(IndexExpr lo, IndexExpr hi) { return {std::move(lo), std::move(hi)}; }
+  bool isSlice() const { return stop.has_value(); }
+  IndexExpr size() const { return isSlice() ? *stop - start : IndexExpr(1); }
+  std::string str() const;  ///< `t - 1` or `0:t + 1`
+  bool operator==(const IndexAtom&) const = default;
+};
+
+struct Node {
+  NodeId id = -1;
+  OpKind op = OpKind::Identity;
+  OpAttrs attrs;
+  std::vector<std::string> domain;  ///< dimension names, in declaration order
+  TensorType type;
+  SourceRange loc;
+  std::string name;  ///< the program name it defines ("" for intermediates)
+};
+
+struct Edge {
+  EdgeId id = -1;
+  NodeId consumer = -1;
+  int inputIndex = 0;  ///< slot of the consumer's input list
+  NodeId producer = -1;
+  std::vector<IndexAtom> index;  ///< one atom per producer domain dimension
+  Condition condition = Condition::always();
+  SourceRange loc;  ///< where the read is written (invalid if implicit)
+
+  bool isIdentityRead(const std::vector<std::string>& producerDomain) const;
+  /// Prints `%3[b, t - 1]` (`%3` for a read without atoms) and ` if cond`.
+  std::string str() const;
+};
+
+struct DimDecl {
+  std::string name;   ///< `t`
+  std::string bound;  ///< `T`
+};
+
+struct GraphOutput {
+  std::string name;
+  NodeId node = -1;
+  SourceRange loc;
+};
+
+class Graph {
+public:
+  std::string file;                          ///< the program file ("" if none)
+  std::vector<DimDecl> dims;                 ///< declaration order
+  std::map<std::string, int64_t> boundDefaults;  ///< from `set`
+  std::vector<GraphOutput> outputs;
+
+  NodeId addNode(Node node);  ///< assigns and returns a fresh id
+  EdgeId addEdge(Edge edge);  ///< assigns and returns a fresh id
+  void removeNode(NodeId id); ///< also removes its edges (both directions)
+  void removeEdge(EdgeId id);
+
+  bool hasNode(NodeId id) const { return nodes_.count(id) != 0; }
+  const Node& node(NodeId id) const;
+  Node& node(NodeId id);
+  const Edge& edge(EdgeId id) const;
+  Edge& edge(EdgeId id);
+  const std::map<NodeId, Node>& nodes() const { return nodes_; }
+  const std::map<EdgeId, Edge>& edges() const { return edges_; }
+
+  /// Edges into `consumer`, ordered by inputIndex.
+  std::vector<const Edge*> inputs(NodeId consumer) const;
+  /// Edges out of `producer` (its readers), ordered by id.
+  std::vector<const Edge*> users(NodeId producer) const;
+
+  /// The bound name of a dimension ("" if unknown).
+  std::string boundOf(const std::string& dim) const;
+  std::vector<std::string> boundNames() const;
+  /// Position of `dim` in the declaration order (-1 if unknown).
+  int dimIndex(const std::string& dim) const;
+  /// The type a consumer sees through `e`: the slice sizes of the edge's
+  /// slice atoms (in order) prepended to the producer's shape.
+  TensorType readType(const Edge& e) const;
+
+private:
+  std::map<NodeId, Node> nodes_;
+  std::map<EdgeId, Edge> edges_;
+  NodeId nextNode_ = 0;
+  EdgeId nextEdge_ = 0;
+};
+
+}  // namespace tempo

@@ -1,0 +1,129 @@
+#include "graph/GraphExport.h"
+
+namespace tempo {
+
+namespace {
+
+struct NodeStyle {
+  const char* shape;
+  const char* fill;
+};
+
+NodeStyle styleOf(OpKind op) {
+  switch (opClass(op)) {
+    case OpClass::Source: return {"box", "#dbeafe"};
+    case OpClass::Unary:
+    case OpClass::Binary:
+    case OpClass::Ternary:
+    case OpClass::Cast: return {"ellipse", "#f1f5f9"};
+    case OpClass::MatMul: return {"box3d", "#fde68a"};
+    case OpClass::Reduce: return {"invtrapezium", "#bbf7d0"};
+    case OpClass::Movement:
+    case OpClass::Identity: return {"cds", "#e9d5ff"};
+    case OpClass::Merge: return {"diamond", "#fecaca"};
+  }
+  return {"ellipse", "#ffffff"};
+}
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') { out += "\\n"; continue; }
+    out += c;
+  }
+  return out;
+}
+
+std::string domainStr(const std::vector<std::string>& d) {
+  std::string s = "(";
+  for (size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + d[i];
+  return s + ")";
+}
+
+std::string atomsStr(const Edge& e) {
+  std::string s = "[";
+  for (size_t i = 0; i < e.index.size(); ++i) s += (i ? ", " : "") + e.index[i].str();
+  return s + "]";
+}
+
+}  // namespace
+
+bool isTemporalEdge(const Graph& g, const Edge& e) {
+  const Node& p = g.node(e.producer);
+  for (size_t i = 0; i < e.index.size() && i < p.domain.size(); ++i) {
+    if (e.index[i].isSlice() || e.index[i].start != IndexExpr::dim(p.domain[i])) return true;
+  }
+  return false;
+}
+
+std::string graphToDot(const Graph& g) {
+  std::string out = "digraph sdg {\n  rankdir=BT;\n  node [fontname=\"DejaVu Sans\", fontsize=10, style=filled];\n"
+                    "  edge [fontname=\"DejaVu Sans\", fontsize=9];\n";
+  for (const auto& [id, n] : g.nodes()) {
+    NodeStyle st = styleOf(n.op);
+    std::string label = std::string(opName(n.op));
+    if (!n.name.empty()) label += " " + n.name;
+    label += "\n" + n.type.str();
+    if (!n.domain.empty()) label += " over " + domainStr(n.domain);
+    out += "  n" + std::to_string(id) + " [label=\"" + escape(label) + "\", shape=" + st.shape +
+           ", fillcolor=\"" + st.fill + "\"];\n";
+  }
+  for (const auto& [id, e] : g.edges()) {
+    std::string label = e.index.empty() ? "" : atomsStr(e);
+    if (!e.condition.isAlways()) label += (label.empty() ? "" : "\n") + std::string("if ") + e.condition.str();
+    std::string attrs = "label=\"" + escape(label) + "\"";
+    if (isTemporalEdge(g, e)) attrs += ", style=dashed";
+    if (!e.condition.isAlways()) attrs += ", color=\"#b91c1c\", fontcolor=\"#b91c1c\"";
+    out += "  n" + std::to_string(e.producer) + " -> n" + std::to_string(e.consumer) + " [" + attrs + "];\n";
+  }
+  for (const GraphOutput& o : g.outputs) {
+    out += "  out_" + o.name + " [label=\"out " + escape(o.name) + "\", shape=plaintext, style=\"\"];\n";
+    out += "  n" + std::to_string(o.node) + " -> out_" + o.name + ";\n";
+  }
+  return out + "}\n";
+}
+
+nlohmann::json graphToJson(const Graph& g) {
+  using nlohmann::json;
+  json j;
+  j["file"] = g.file;
+  j["dims"] = json::array();
+  for (const DimDecl& d : g.dims) j["dims"].push_back({{"name", d.name}, {"bound", d.bound}});
+  j["bounds"] = g.boundDefaults;
+  j["nodes"] = json::array();
+  for (const auto& [id, n] : g.nodes()) {
+    json shape = json::array();
+    for (const IndexExpr& s : n.type.shape) shape.push_back(s.str());
+    j["nodes"].push_back({{"id", id},
+                          {"op", std::string(opName(n.op))},
+                          {"name", n.name},
+                          {"attrs", attrsString(n.op, n.attrs)},
+                          {"dtype", std::string(dtypeName(n.type.dtype))},
+                          {"shape", shape},
+                          {"domain", n.domain},
+                          {"loc", {{"line", n.loc.begin.line}, {"col", n.loc.begin.col},
+                                   {"endLine", n.loc.end.line}, {"endCol", n.loc.end.col}}}});
+  }
+  j["edges"] = json::array();
+  for (const auto& [id, e] : g.edges()) {
+    json atoms = json::array();
+    for (const IndexAtom& a : e.index) {
+      json atom = {{"start", a.start.str()}};
+      if (a.isSlice()) atom["stop"] = a.stop->str();
+      atoms.push_back(atom);
+    }
+    j["edges"].push_back({{"id", id},
+                          {"producer", e.producer},
+                          {"consumer", e.consumer},
+                          {"input", e.inputIndex},
+                          {"index", atoms},
+                          {"condition", e.condition.str()},
+                          {"temporal", isTemporalEdge(g, e)}});
+  }
+  j["outputs"] = json::array();
+  for (const GraphOutput& o : g.outputs) j["outputs"].push_back({{"name", o.name}, {"node", o.node}});
+  return j;
+}
+
+}  // namespace tempo

@@ -1,0 +1,192 @@
+#include "ops/TypeInference.h"
+
+#include <algorithm>
+#include <set>
+
+namespace tempo {
+
+namespace {
+
+std::string shapeStr(const std::vector<IndexExpr>& s) { return TensorType{DType::F32, s}.shapeStr(); }
+
+bool isOne(const IndexExpr& e) { return e.constantValue() == std::optional<int64_t>(1); }
+
+TypeResult elementwise(OpKind op, const std::vector<TensorType>& in) {
+  const char* name = opName(op).data();
+  std::vector<IndexExpr> shape = in[0].shape;
+  for (size_t i = 1; i < in.size(); ++i) {
+    auto b = broadcastShapes(shape, in[i].shape);
+    if (!b)
+      return std::string(name) + ": shapes " + shapeStr(shape) + " and " + shapeStr(in[i].shape) +
+             " do not broadcast";
+    shape = *b;
+  }
+  size_t firstValue = op == OpKind::Where ? 1 : 0;
+  if (op == OpKind::Where && in[0].dtype != DType::Bool)
+    return std::string("where: the condition must be bool, not ") + std::string(dtypeName(in[0].dtype));
+  for (size_t i = firstValue + 1; i < in.size(); ++i)
+    if (in[i].dtype != in[firstValue].dtype)
+      return std::string(name) + ": dtypes differ: " + std::string(dtypeName(in[firstValue].dtype)) +
+             " and " + std::string(dtypeName(in[i].dtype));
+  DType dt = in[firstValue].dtype;
+  if (op == OpKind::And || op == OpKind::Or || op == OpKind::Not) {
+    if (dt != DType::Bool) return std::string(name) + ": operands must be bool, not " + std::string(dtypeName(dt));
+  } else if (op != OpKind::Where && op != OpKind::Eq && op != OpKind::Ne && op != OpKind::Identity &&
+             dt == DType::Bool) {
+    return std::string(name) + ": arithmetic on bool values is not allowed (use cast)";
+  }
+  bool floatOnly = op == OpKind::Exp || op == OpKind::Log || op == OpKind::Sqrt || op == OpKind::Tanh ||
+                   op == OpKind::Sigmoid || op == OpKind::Pow;
+  if (floatOnly && !isFloat(dt))
+    return std::string(name) + ": needs a floating-point operand, not " + std::string(dtypeName(dt));
+  return TensorType{isComparison(op) ? DType::Bool : dt, shape};
+}
+
+TypeResult matmul(const std::vector<TensorType>& in) {
+  const TensorType &a = in[0], &b = in[1];
+  if (a.dtype != b.dtype)
+    return "matmul: dtypes differ: " + std::string(dtypeName(a.dtype)) + " and " + std::string(dtypeName(b.dtype));
+  if (a.dtype == DType::Bool) return std::string("matmul: bool operands are not allowed");
+  if (a.rank() == 0 || b.rank() == 0) return "matmul: operands must have at least one dimension, got " + a.str() + " @ " + b.str();
+  std::vector<IndexExpr> as = a.shape, bs = b.shape;
+  bool aVec = as.size() == 1, bVec = bs.size() == 1;
+  if (aVec) as.insert(as.begin(), IndexExpr(1));
+  if (bVec) bs.push_back(IndexExpr(1));
+  const IndexExpr& k1 = as.back();
+  const IndexExpr& k2 = bs[bs.size() - 2];
+  if (k1 != k2)
+    return "matmul: inner sizes differ: " + a.str() + " @ " + b.str() + " (" + k1.str() + " vs " + k2.str() + ")";
+  std::vector<IndexExpr> batchA(as.begin(), as.end() - 2), batchB(bs.begin(), bs.end() - 2);
+  auto batch = broadcastShapes(batchA, batchB);
+  if (!batch) return "matmul: batch dimensions do not broadcast: " + a.str() + " @ " + b.str();
+  std::vector<IndexExpr> out = *batch;
+  if (!aVec) out.push_back(as[as.size() - 2]);
+  if (!bVec) out.push_back(bs.back());
+  return TensorType{a.dtype, out};
+}
+
+TypeResult reduce(OpKind op, const OpAttrs& attrs, const TensorType& in) {
+  std::set<int64_t> axes(attrs.axes.begin(), attrs.axes.end());
+  for (int64_t ax : axes)
+    if (ax < 0 || ax >= in.rank())
+      return std::string(opName(op)) + ": axis " + std::to_string(ax) + " is out of range for " + in.str();
+  if (in.dtype == DType::Bool) return std::string(opName(op)) + ": bool operands are not allowed (use cast)";
+  std::vector<IndexExpr> out;
+  for (int i = 0; i < in.rank(); ++i) {
+    if (!axes.count(i)) out.push_back(in.shape[i]);
+    else if (attrs.keepDims) out.push_back(IndexExpr(1));
+  }
+  return TensorType{in.dtype, out};
+}
+
+TypeResult permute(const OpAttrs& attrs, const TensorType& in) {
+  std::vector<int64_t> sorted = attrs.perm;
+  std::sort(sorted.begin(), sorted.end());
+  bool ok = static_cast<int>(sorted.size()) == in.rank();
+  for (size_t i = 0; ok && i < sorted.size(); ++i) ok = sorted[i] == static_cast<int64_t>(i);
+  if (!ok) return "permute: " + attrsString(OpKind::Permute, attrs) + " is not a permutation of the " +
+                  std::to_string(in.rank()) + " dimensions of " + in.str();
+  std::vector<IndexExpr> out;
+  for (int64_t p : attrs.perm) out.push_back(in.shape[p]);
+  return TensorType{in.dtype, out};
+}
+
+TypeResult reshape(const OpAttrs& attrs, const TensorType& in) {
+  auto a = shapeNumel(in.shape), b = shapeNumel(attrs.shape);
+  if (!a || !b || *a != *b)
+    return "reshape: cannot reshape " + in.str() + " to " + shapeStr(attrs.shape) + " (element counts differ)";
+  return TensorType{in.dtype, attrs.shape};
+}
+
+TypeResult expand(const OpAttrs& attrs, const TensorType& in) {
+  auto b = broadcastShapes(in.shape, attrs.shape);
+  if (!b || *b != attrs.shape) return "expand: cannot broadcast " + in.str() + " to " + shapeStr(attrs.shape);
+  return TensorType{in.dtype, attrs.shape};
+}
+
+TypeResult slice(const OpAttrs& attrs, const TensorType& in) {
+  if (attrs.axis < 0 || attrs.axis >= in.rank())
+    return "slice: axis " + std::to_string(attrs.axis) + " is out of range for " + in.str();
+  TensorType out = in;
+  out.shape[attrs.axis] = attrs.stop - attrs.start;
+  return out;
+}
+
+TypeResult cat(const OpAttrs& attrs, const std::vector<TensorType>& in) {
+  const TensorType& first = in[0];
+  if (attrs.axis < 0 || attrs.axis >= first.rank())
+    return "cat: axis " + std::to_string(attrs.axis) + " is out of range for " + first.str();
+  TensorType out = first;
+  for (size_t i = 1; i < in.size(); ++i) {
+    if (in[i].dtype != first.dtype || in[i].rank() != first.rank())
+      return "cat: operands " + first.str() + " and " + in[i].str() + " differ in dtype or rank";
+    for (int d = 0; d < first.rank(); ++d)
+      if (d != attrs.axis && in[i].shape[d] != first.shape[d])
+        return "cat: operands " + first.str() + " and " + in[i].str() + " differ outside axis " + std::to_string(attrs.axis);
+    out.shape[attrs.axis] = out.shape[attrs.axis] + in[i].shape[attrs.axis];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::vector<IndexExpr>> broadcastShapes(const std::vector<IndexExpr>& a,
+                                                      const std::vector<IndexExpr>& b) {
+  size_t n = std::max(a.size(), b.size());
+  std::vector<IndexExpr> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    const IndexExpr* x = i < n - a.size() ? nullptr : &a[i - (n - a.size())];
+    const IndexExpr* y = i < n - b.size() ? nullptr : &b[i - (n - b.size())];
+    if (!x) out[i] = *y;
+    else if (!y) out[i] = *x;
+    else if (*x == *y) out[i] = *x;
+    else if (isOne(*x)) out[i] = *y;
+    else if (isOne(*y)) out[i] = *x;
+    else return std::nullopt;
+  }
+  return out;
+}
+
+std::optional<IndexExpr> shapeNumel(const std::vector<IndexExpr>& shape) {
+  IndexExpr n(1);
+  for (const IndexExpr& s : shape) {
+    auto p = IndexExpr::multiply(n, s);
+    if (!p) return std::nullopt;
+    n = *p;
+  }
+  return n;
+}
+
+TypeResult inferType(OpKind op, const OpAttrs& attrs, const std::vector<TensorType>& in) {
+  int arity = opArity(op);
+  if ((arity >= 0 && static_cast<int>(in.size()) != arity) || (arity < 0 && in.empty()))
+    return std::string(opName(op)) + ": expected " + (arity < 0 ? "at least 1" : std::to_string(arity)) +
+           " inputs, got " + std::to_string(in.size());
+  switch (opClass(op)) {
+    case OpClass::Source: return std::string(opName(op)) + ": a source op has no inferred type";
+    case OpClass::Unary:
+    case OpClass::Binary:
+    case OpClass::Ternary: return elementwise(op, in);
+    case OpClass::Identity: return in[0];
+    case OpClass::Cast: return TensorType{attrs.dtype, in[0].shape};
+    case OpClass::MatMul: return matmul(in);
+    case OpClass::Reduce: return reduce(op, attrs, in[0]);
+    case OpClass::Merge:
+      for (size_t i = 1; i < in.size(); ++i)
+        if (!(in[i] == in[0]))
+          return "branches have different types: " + in[0].str() + " and " + in[i].str();
+      return in[0];
+    case OpClass::Movement:
+      switch (op) {
+        case OpKind::Reshape: return reshape(attrs, in[0]);
+        case OpKind::Permute: return permute(attrs, in[0]);
+        case OpKind::Expand: return expand(attrs, in[0]);
+        case OpKind::Slice: return slice(attrs, in[0]);
+        case OpKind::Cat: return cat(attrs, in);
+        default: break;
+      }
+  }
+  return std::string("unknown op");
+}
+
+}  // namespace tempo
