@@ -18,11 +18,15 @@ namespace tempo {
 
 class Condition {
 public:
+  /// The always-true condition.
+  Condition() : disjuncts_(1) {}
   /// The always-true condition (one empty conjunction).
-  static Condition always() { return Condition({{}}); }
+  static Condition always() { return Condition(std::vector<std::vector<Constraint>>(1)); }
   /// The always-false condition (no disjunct).
-  static Condition never() { return Condition({}); }
-  static Condition of(std::vector<Constraint> conjunction) { return Condition({std::move(conjunction)}); }
+  static Condition never() { return Condition(std::vector<std::vector<Constraint>>{}); }
+  static Condition of(std::vector<Constraint> conjunction) {
+    return Condition(std::vector<std::vector<Constraint>>{std::move(conjunction)});
+  }
 
   bool isAlways() const;
   bool isNever() const { return disjuncts_.empty(); }
