@@ -1,0 +1,94 @@
+// Reference reductions: reduce_sum and reduce_max over a sorted axis list.
+// Each output element combines its inputs in increasing input flat index;
+// float sums accumulate in double and round once.
+#include "kernels/KernelParts.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <type_traits>
+
+namespace tempo::ref::detail {
+namespace {
+
+void checkAxes(OpKind op, const std::vector<int64_t>& axes, int rank) {
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i] < 0 || axes[i] >= rank)
+      throw std::invalid_argument(errorPrefix(op) + "axis " + std::to_string(axes[i]) + " out of range for rank " +
+                                  std::to_string(rank));
+    if (i > 0 && axes[i] <= axes[i - 1])
+      throw std::invalid_argument(errorPrefix(op) + "axes must be strictly increasing");
+  }
+}
+
+/// The reduced shape, and for each input axis whether it is reduced.
+std::vector<int64_t> reducedShape(const std::vector<int64_t>& shape, const std::vector<bool>& reduced, bool keepDims) {
+  std::vector<int64_t> out;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (!reduced[d]) out.push_back(shape[d]);
+    else if (keepDims) out.push_back(1);
+  }
+  return out;
+}
+
+/// Flat output index of the input element at `flat` (reduced axes dropped).
+int64_t outputIndex(int64_t flat, const std::vector<int64_t>& shape, const std::vector<bool>& reduced) {
+  int64_t out = 0, scale = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    int64_t i = flat % shape[d];
+    flat /= shape[d];
+    if (reduced[d]) continue;
+    out += i * scale;
+    scale *= shape[d];
+  }
+  return out;
+}
+
+template <class T>
+using SumAccumulator = std::conditional_t<std::is_floating_point_v<T>, double, uint64_t>;
+
+template <class T>
+void reduceSum(const Tensor& x, Tensor& out, const std::vector<bool>& reduced) {
+  std::vector<SumAccumulator<T>> acc(out.numel(), 0);
+  const T* in = x.data<T>();
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    auto& a = acc[outputIndex(i, x.shape(), reduced)];
+    if constexpr (std::is_floating_point_v<T>) a += double(in[i]);
+    else a += uint64_t(int64_t(in[i]));  // wraps; truncated to T below
+  }
+  T* o = out.data<T>();
+  for (int64_t i = 0; i < out.numel(); ++i) o[i] = static_cast<T>(acc[i]);
+}
+
+template <class T>
+void reduceMax(const Tensor& x, Tensor& out, const std::vector<bool>& reduced) {
+  std::vector<bool> seen(out.numel(), false);
+  const T* in = x.data<T>();
+  T* o = out.data<T>();
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    int64_t j = outputIndex(i, x.shape(), reduced);
+    T v = in[i];
+    if (!seen[j]) o[j] = v;
+    else if constexpr (std::is_floating_point_v<T>) o[j] = (o[j] != o[j] || v < o[j]) ? o[j] : v;  // NaN sticks
+    else o[j] = std::max(o[j], v);
+    seen[j] = true;
+  }
+}
+
+}  // namespace
+
+Tensor evalReduce(OpKind op, const Tensor& x, const std::vector<int64_t>& axes, bool keepDims) {
+  checkAxes(op, axes, x.rank());
+  std::vector<bool> reduced(x.rank(), false);
+  for (int64_t a : axes) reduced[a] = true;
+  Tensor out(x.dtype(), reducedShape(x.shape(), reduced, keepDims));
+  if (op == OpKind::ReduceMax && x.numel() == 0 && out.numel() > 0)
+    throw std::invalid_argument("reduce_max: reduction over an empty axis");
+  visitDType(x.dtype(), [&]<class T>() {
+    if (op == OpKind::ReduceMax) return reduceMax<T>(x, out, reduced);
+    if constexpr (std::is_same_v<T, bool>) throw std::invalid_argument("reduce_sum: not defined on bool");
+    else reduceSum<T>(x, out, reduced);
+  });
+  return out;
+}
+
+}  // namespace tempo::ref::detail

@@ -1,0 +1,169 @@
+#include "tensor/Tensor.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+namespace tempo {
+
+int64_t shapeNumel(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) throw std::invalid_argument("negative dimension in shape " + shapeString(shape));
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d)
+      throw std::invalid_argument("shape " + shapeString(shape) + " has too many elements");
+    n *= d;
+  }
+  return n;
+}
+
+std::string shapeString(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+Tensor::Tensor() : Tensor(DType::F32, {}) {}
+
+Tensor::Tensor(DType dtype, std::vector<int64_t> shape)
+    : dtype_(dtype), shape_(std::move(shape)), numel_(shapeNumel(shape_)) {
+  if (static_cast<uint64_t>(numel_) > std::numeric_limits<size_t>::max() / 8)
+    throw std::invalid_argument("tensor too large: " + shapeString(shape_));
+  buffer_ = std::make_shared<std::vector<std::byte>>(nbytes());
+}
+
+Tensor Tensor::scalar(DType dtype, double value) { return full(dtype, {}, value); }
+
+Tensor Tensor::full(DType dtype, std::vector<int64_t> shape, double value) {
+  Tensor t(dtype, std::move(shape));
+  visitDType(dtype, [&]<class T>() {
+    T v = fromDouble<T>(value);
+    T* p = t.data<T>();
+    for (int64_t i = 0; i < t.numel(); ++i) p[i] = v;
+  });
+  return t;
+}
+
+void Tensor::checkType(DType requested) const {
+  if (requested != dtype_)
+    throw std::logic_error("Tensor::data<" + std::string(dtypeName(requested)) + ">() on a " +
+                           std::string(dtypeName(dtype_)) + " tensor");
+}
+
+void Tensor::checkFlat(int64_t flat) const {
+  if (flat < 0 || flat >= numel_)
+    throw std::out_of_range("flat index " + std::to_string(flat) + " out of range for " +
+                            std::string(dtypeName(dtype_)) + shapeString(shape_));
+}
+
+double Tensor::at(int64_t flat) const {
+  checkFlat(flat);
+  return visitDType(dtype_, [&]<class T>() { return static_cast<double>(data<T>()[flat]); });
+}
+
+void Tensor::set(int64_t flat, double value) {
+  checkFlat(flat);
+  visitDType(dtype_, [&]<class T>() { data<T>()[flat] = fromDouble<T>(value); });
+}
+
+Tensor Tensor::clone() const {
+  Tensor t = *this;
+  t.buffer_ = std::make_shared<std::vector<std::byte>>(*buffer_);
+  return t;
+}
+
+Tensor Tensor::reshaped(std::vector<int64_t> shape) const {
+  if (shapeNumel(shape) != numel_)
+    throw std::invalid_argument("cannot reshape " + shapeString(shape_) + " (" + std::to_string(numel_) +
+                                " elements) to " + shapeString(shape));
+  Tensor t = *this;
+  t.shape_ = std::move(shape);
+  return t;
+}
+
+Tensor Tensor::index(const std::vector<int64_t>& leading) const {
+  if (leading.size() > shape_.size())
+    throw std::out_of_range(std::to_string(leading.size()) + " indices into a rank-" +
+                            std::to_string(rank()) + " tensor");
+  int64_t offset = 0;
+  for (size_t i = 0; i < leading.size(); ++i) {
+    if (leading[i] < 0 || leading[i] >= shape_[i])
+      throw std::out_of_range("index " + std::to_string(leading[i]) + " out of range for axis " +
+                              std::to_string(i) + " of size " + std::to_string(shape_[i]));
+    offset = offset * shape_[i] + leading[i];
+  }
+  Tensor t(dtype_, std::vector<int64_t>(shape_.begin() + leading.size(), shape_.end()));
+  if (t.nbytes() > 0)
+    std::memcpy(t.raw(), static_cast<const std::byte*>(raw()) + offset * t.nbytes(), t.nbytes());
+  return t;
+}
+
+Tensor Tensor::stack(const std::vector<Tensor>& parts, DType dtype, const std::vector<int64_t>& partShape) {
+  std::vector<int64_t> shape{static_cast<int64_t>(parts.size())};
+  shape.insert(shape.end(), partShape.begin(), partShape.end());
+  Tensor t(dtype, shape);
+  size_t partBytes = static_cast<size_t>(shapeNumel(partShape)) * dtypeSize(dtype);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Tensor& p = parts[i];
+    if (p.dtype() != dtype || p.shape() != partShape)
+      throw std::invalid_argument("stack: part " + std::to_string(i) + " is " +
+                                  std::string(dtypeName(p.dtype())) + shapeString(p.shape()) + ", expected " +
+                                  std::string(dtypeName(dtype)) + shapeString(partShape));
+    if (partBytes > 0) std::memcpy(static_cast<std::byte*>(t.raw()) + i * partBytes, p.raw(), partBytes);
+  }
+  return t;
+}
+
+Tensor Tensor::converted(DType to) const {
+  Tensor out(to, shape_);
+  visitDType(dtype_, [&]<class From>() {
+    const From* src = data<From>();
+    visitDType(to, [&]<class To>() {
+      To* dst = out.data<To>();
+      for (int64_t i = 0; i < numel_; ++i) {
+        if constexpr (std::is_same_v<From, To>) dst[i] = src[i];
+        else if constexpr (std::is_integral_v<From> && std::is_integral_v<To>)
+          dst[i] = std::is_same_v<To, bool> ? To(src[i] != 0) : static_cast<To>(src[i]);  // wraps like NumPy
+        else dst[i] = fromDouble<To>(static_cast<double>(src[i]));
+      }
+    });
+  });
+  return out;
+}
+
+namespace {
+
+std::string formatValue(DType dtype, double v) {
+  if (dtype == DType::Bool) return v != 0 ? "true" : "false";
+  char buf[64];
+  if (isInteger(dtype)) std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
+  else std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string Tensor::summary(int maxValues) const {
+  std::string head = std::string(dtypeName(dtype_)) + shapeString(shape_) + " = ";
+  if (shape_.empty()) return head + formatValue(dtype_, at(0));
+  auto value = [&](int64_t i) {
+    // Integers are formatted from the exact element, not through double.
+    if (dtype_ == DType::I64) return std::to_string(data<int64_t>()[i]);
+    return formatValue(dtype_, at(i));
+  };
+  std::string s = head + "[";
+  int64_t shown = std::max(maxValues, 0);
+  if (numel_ <= shown) {
+    for (int64_t i = 0; i < numel_; ++i) s += (i ? ", " : "") + value(i);
+  } else {
+    int64_t first = (shown + 1) / 2, last = shown / 2;
+    for (int64_t i = 0; i < first; ++i) s += value(i) + ", ";
+    s += "...";
+    for (int64_t i = numel_ - last; i < numel_; ++i) s += ", " + value(i);
+  }
+  return s + "]";
+}
+
+}  // namespace tempo

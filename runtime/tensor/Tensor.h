@@ -1,0 +1,89 @@
+// Tensor: a dense host tensor, the value type of the runtime.
+//
+// A Tensor has a dtype, a shape (row-major / C order) and a byte buffer it
+// owns through a shared pointer: copying a Tensor is cheap and shares the
+// buffer, `clone()` makes a deep copy. Mutating accessors (`data<T>()`,
+// `raw()`, `set`) are meant for freshly created tensors only, so sharing is
+// never observable. Element access is typed (`data<T>()` checks T against the
+// dtype) or converting (`at`/`set` go through double). The helpers here —
+// reshaping, indexing leading axes, stacking, casting and a short printed
+// summary — are what the reference interpreter and the tests need.
+#pragma once
+
+#include "tensor/DTypeDispatch.h"
+#include "types/DType.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tempo {
+
+class Tensor {
+public:
+  Tensor();                                         ///< f32 scalar 0
+  Tensor(DType dtype, std::vector<int64_t> shape);  ///< zero-filled; throws std::invalid_argument on a negative dim
+  static Tensor scalar(DType dtype, double value);
+  static Tensor full(DType dtype, std::vector<int64_t> shape, double value);
+
+  DType dtype() const { return dtype_; }
+  const std::vector<int64_t>& shape() const { return shape_; }
+  int rank() const { return static_cast<int>(shape_.size()); }
+  int64_t numel() const { return numel_; }
+  size_t nbytes() const { return static_cast<size_t>(numel_) * dtypeSize(dtype_); }
+
+  /// Typed element pointer; throws std::logic_error if T is not the dtype's type.
+  template <class T> T* data() {
+    checkType(dtypeOf<T>());
+    return reinterpret_cast<T*>(raw());
+  }
+  template <class T> const T* data() const {
+    checkType(dtypeOf<T>());
+    return reinterpret_cast<const T*>(raw());
+  }
+  void* raw() { return buffer_->data(); }
+  const void* raw() const { return buffer_->data(); }
+
+  /// Element at a flat (C-order) index, converted to double; throws std::out_of_range.
+  double at(int64_t flat) const;
+  /// Stores `value` converted to the dtype (see fromDouble: bool is value != 0,
+  /// integers truncate toward zero); throws std::out_of_range.
+  void set(int64_t flat, double value);
+
+  Tensor clone() const;  ///< deep copy
+  /// Same elements, new shape (shares the buffer); throws std::invalid_argument unless numel matches.
+  Tensor reshaped(std::vector<int64_t> shape) const;
+  /// Copy of the sub-tensor at fixed leading indices (shape = the trailing
+  /// dims); throws std::out_of_range on a bad index or too many indices.
+  Tensor index(const std::vector<int64_t>& leading) const;
+  /// Stacks `parts` along a new leading axis: shape {parts.size(), partShape...}.
+  /// Every part must have `dtype` and `partShape` (std::invalid_argument otherwise).
+  static Tensor stack(const std::vector<Tensor>& parts, DType dtype, const std::vector<int64_t>& partShape);
+  /// Element-wise cast (same conversion rules as `set`; bool -> 0/1).
+  Tensor converted(DType to) const;
+
+  /// `f32[2, 3] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]`; a scalar prints `f32[] = 0.5`.
+  /// At most `maxValues` values: beyond that the first ceil(maxValues/2) and
+  /// last floor(maxValues/2) are shown around `...`. Floats print with %.6g,
+  /// integers exactly, bools as true/false.
+  std::string summary(int maxValues = 6) const;
+
+private:
+  void checkType(DType requested) const;
+  void checkFlat(int64_t flat) const;
+
+  DType dtype_ = DType::F32;
+  std::vector<int64_t> shape_;
+  int64_t numel_ = 1;
+  std::shared_ptr<std::vector<std::byte>> buffer_;
+};
+
+/// Number of elements of a shape; throws std::invalid_argument on a negative dim or overflow.
+int64_t shapeNumel(const std::vector<int64_t>& shape);
+/// `[2, 3]`.
+std::string shapeString(const std::vector<int64_t>& shape);
+
+}  // namespace tempo

@@ -1,0 +1,138 @@
+#include "KernelTestUtil.h"
+
+#include <limits>
+
+namespace tempo {
+namespace {
+
+using namespace tempo::testing;
+
+Tensor matmul(const Tensor& a, const Tensor& b, const std::vector<int64_t>& outShape) {
+  return run(OpKind::MatMul, {a, b}, a.dtype(), outShape);
+}
+
+Tensor iota(DType dtype, std::vector<int64_t> shape, double start = 1) {
+  Tensor t(dtype, std::move(shape));
+  for (int64_t i = 0; i < t.numel(); ++i) t.set(i, start + i);
+  return t;
+}
+
+TEST(MatMulKernel, VectorVectorIsScalar) {
+  expectTensor(matmul(f32({3}, {1, 2, 3}), f32({3}, {4, 5, 6}), {}), DType::F32, {}, {32});
+}
+
+TEST(MatMulKernel, VectorMatrix) {
+  // [1 2] @ [[1 2 3], [4 5 6]] = [9 12 15]
+  expectTensor(matmul(f32({2}, {1, 2}), iota(DType::F32, {2, 3}), {3}), DType::F32, {3}, {9, 12, 15});
+}
+
+TEST(MatMulKernel, MatrixVector) {
+  // [[1 2 3], [4 5 6]] @ [1 0 -1] = [-2 -2]
+  expectTensor(matmul(iota(DType::F32, {2, 3}), f32({3}, {1, 0, -1}), {2}), DType::F32, {2}, {-2, -2});
+}
+
+TEST(MatMulKernel, MatrixMatrix) {
+  // [[1 2], [3 4]] @ [[5 6], [7 8]] = [[19 22], [43 50]]
+  expectTensor(matmul(f32({2, 2}, {1, 2, 3, 4}), f32({2, 2}, {5, 6, 7, 8}), {2, 2}), DType::F32, {2, 2},
+               {19, 22, 43, 50});
+  expectTensor(matmul(iota(DType::F64, {1, 3}), iota(DType::F64, {3, 1}), {1, 1}), DType::F64, {1, 1}, {14});
+}
+
+TEST(MatMulKernel, BatchedWithSharedRightOperand) {
+  // batch 0: I @ B = B; batch 1: 2I @ B = 2B.
+  Tensor a = f32({2, 2, 2}, {1, 0, 0, 1, 2, 0, 0, 2});
+  Tensor b = f32({2, 2}, {1, 2, 3, 4});
+  expectTensor(matmul(a, b, {2, 2, 2}), DType::F32, {2, 2, 2}, {1, 2, 3, 4, 2, 4, 6, 8});
+  expectTensor(matmul(b, a, {2, 2, 2}), DType::F32, {2, 2, 2}, {1, 2, 3, 4, 2, 4, 6, 8});
+}
+
+TEST(MatMulKernel, BatchDimsBroadcast) {
+  // a: [2, 1, 1, 2] (two row vectors), b: [3, 2, 1] (three column vectors) -> [2, 3, 1, 1].
+  Tensor a = f32({2, 1, 1, 2}, {1, 2, 3, 4});
+  Tensor b = f32({3, 2, 1}, {1, 0, 0, 1, 1, 1});
+  expectTensor(matmul(a, b, {2, 3, 1, 1}), DType::F32, {2, 3, 1, 1}, {1, 2, 3, 3, 4, 7});
+}
+
+TEST(MatMulKernel, VectorWithBatchedOperands) {
+  Tensor batch = iota(DType::F32, {2, 2, 3});  // [[1 2 3][4 5 6]], [[7 8 9][10 11 12]]
+  expectTensor(matmul(batch, f32({3}, {1, 0, 1}), {2, 2}), DType::F32, {2, 2}, {4, 10, 16, 22});
+  expectTensor(matmul(f32({2}, {1, -1}), batch, {2, 3}), DType::F32, {2, 3}, {-3, -3, -3, -3, -3, -3});
+}
+
+TEST(MatMulKernel, EmptyContractionGivesZeros) {
+  expectTensor(matmul(f32({2, 0}, {}), f32({0, 2}, {}), {2, 2}), DType::F32, {2, 2}, {0, 0, 0, 0});
+}
+
+TEST(MatMulKernel, F32AccumulatesInDoubleAndRoundsOnce) {
+  // In float, ((1e8 + 1) - 1e8) would be 0; the reference sums in double.
+  expectTensor(matmul(f32({3}, {1e8, 1, -1e8}), f32({3}, {1, 1, 1}), {}), DType::F32, {}, {1});
+}
+
+TEST(MatMulKernel, IntegerAndBool) {
+  expectTensor(matmul(i64({2, 2}, {1, 2, 3, 4}), i64({2}, {-1, 1}), {2}), DType::I64, {2}, {1, 1});
+  Tensor wrap = matmul(make(DType::I32, {2}, {65536, 65536}), make(DType::I32, {2}, {65536, 1}), {});
+  EXPECT_EQ(wrap.at(0), 65536.0);  // 2^32 wraps to 0, plus 2^16
+  expectTensor(matmul(boolean({2, 2}, {1, 0, 0, 0}), boolean({2, 2}, {1, 1, 1, 1}), {2, 2}), DType::Bool, {2, 2},
+               {1, 1, 0, 0});
+}
+
+TEST(MatMulKernel, Errors) {
+  EXPECT_THROW(matmul(f32({2, 3}, {1, 2, 3, 4, 5, 6}), f32({2}, {1, 2}), {2}), std::invalid_argument);
+  EXPECT_THROW(matmul(f32({}, {1}), f32({1}, {1}), {}), std::invalid_argument);
+  EXPECT_THROW(matmul(iota(DType::F32, {2, 1, 1}), iota(DType::F32, {3, 1, 1}), {3, 1, 1}), std::invalid_argument);
+  EXPECT_THROW(matmul(f32({2}, {1, 2}), f32({2}, {1, 2}), {1}), std::invalid_argument);  // declared shape
+}
+
+Tensor reduce(OpKind op, const Tensor& x, std::vector<int64_t> axes, bool keepDims, const std::vector<int64_t>& outShape) {
+  OpAttrs attrs;
+  attrs.axes = std::move(axes);
+  attrs.keepDims = keepDims;
+  return run(op, {x}, x.dtype(), outShape, attrs);
+}
+
+TEST(ReduceKernels, SumOverOneAxis) {
+  Tensor x = iota(DType::F32, {2, 3});  // [[1 2 3], [4 5 6]]
+  expectTensor(reduce(OpKind::ReduceSum, x, {1}, false, {2}), DType::F32, {2}, {6, 15});
+  expectTensor(reduce(OpKind::ReduceSum, x, {1}, true, {2, 1}), DType::F32, {2, 1}, {6, 15});
+  expectTensor(reduce(OpKind::ReduceSum, x, {0}, false, {3}), DType::F32, {3}, {5, 7, 9});
+  expectTensor(reduce(OpKind::ReduceSum, x, {0}, true, {1, 3}), DType::F32, {1, 3}, {5, 7, 9});
+}
+
+TEST(ReduceKernels, SumOverSeveralAxes) {
+  Tensor x = iota(DType::I64, {2, 2, 2}, 0);  // 0..7
+  expectTensor(reduce(OpKind::ReduceSum, x, {0, 2}, false, {2}), DType::I64, {2}, {0 + 1 + 4 + 5, 2 + 3 + 6 + 7});
+  expectTensor(reduce(OpKind::ReduceSum, x, {0, 2}, true, {1, 2, 1}), DType::I64, {1, 2, 1}, {10, 18});
+  expectTensor(reduce(OpKind::ReduceSum, x, {0, 1, 2}, false, {}), DType::I64, {}, {28});
+  expectTensor(reduce(OpKind::ReduceSum, x, {0, 1, 2}, true, {1, 1, 1}), DType::I64, {1, 1, 1}, {28});
+  expectTensor(reduce(OpKind::ReduceSum, x, {}, false, {2, 2, 2}), DType::I64, {2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+}
+
+TEST(ReduceKernels, SumAccumulatesInDouble) {
+  expectTensor(reduce(OpKind::ReduceSum, f32({3}, {1e8, 1, -1e8}), {0}, false, {}), DType::F32, {}, {1});
+  expectTensor(reduce(OpKind::ReduceSum, f32({2, 0}, {}), {1}, false, {2}), DType::F32, {2}, {0, 0});
+}
+
+TEST(ReduceKernels, Max) {
+  Tensor x = f32({2, 3}, {1, 7, 3, -4, -5, -6});
+  expectTensor(reduce(OpKind::ReduceMax, x, {1}, false, {2}), DType::F32, {2}, {7, -4});
+  expectTensor(reduce(OpKind::ReduceMax, x, {0}, true, {1, 3}), DType::F32, {1, 3}, {1, 7, 3});
+  expectTensor(reduce(OpKind::ReduceMax, x, {0, 1}, false, {}), DType::F32, {}, {7});
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  expectTensor(reduce(OpKind::ReduceMax, f32({3}, {1, nan, 2}), {0}, false, {}), DType::F32, {}, {nan});
+  expectTensor(reduce(OpKind::ReduceMax, i64({2, 2}, {-3, -9, 4, 0}), {1}, false, {2}), DType::I64, {2}, {-3, 4});
+  expectTensor(reduce(OpKind::ReduceMax, boolean({2, 2}, {0, 0, 0, 1}), {1}, false, {2}), DType::Bool, {2}, {0, 1});
+}
+
+TEST(ReduceKernels, Errors) {
+  Tensor x = iota(DType::F32, {2, 3});
+  EXPECT_THROW(reduce(OpKind::ReduceSum, x, {1, 0}, false, {}), std::invalid_argument);  // not sorted
+  EXPECT_THROW(reduce(OpKind::ReduceSum, x, {1, 1}, false, {2}), std::invalid_argument);  // repeated
+  EXPECT_THROW(reduce(OpKind::ReduceSum, x, {2}, false, {2}), std::invalid_argument);
+  EXPECT_THROW(reduce(OpKind::ReduceSum, x, {-1}, false, {2}), std::invalid_argument);
+  EXPECT_THROW(reduce(OpKind::ReduceSum, x, {1}, false, {2, 1}), std::invalid_argument);  // declared shape
+  EXPECT_THROW(reduce(OpKind::ReduceMax, f32({2, 0}, {}), {1}, false, {2}), std::invalid_argument);
+  EXPECT_THROW(reduce(OpKind::ReduceSum, boolean({2}, {1, 1}), {0}, false, {}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tempo
