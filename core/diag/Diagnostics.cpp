@@ -28,10 +28,17 @@ size_t DiagnosticBag::errorCount() const {
 }
 
 std::vector<Diagnostic> DiagnosticBag::sorted() const {
-  std::vector<Diagnostic> out = items_;
-  std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return a.range.begin < b.range.begin;
+  // A note belongs to the diagnostic before it: sort the groups, not the notes.
+  std::vector<std::vector<Diagnostic>> groups;
+  for (const Diagnostic& d : items_) {
+    if (d.severity == Severity::Note && !groups.empty()) groups.back().push_back(d);
+    else groups.push_back({d});
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+    return a.front().range.begin < b.front().range.begin;
   });
+  std::vector<Diagnostic> out;
+  for (const auto& g : groups) out.insert(out.end(), g.begin(), g.end());
   return out;
 }
 

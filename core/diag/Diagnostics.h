@@ -53,7 +53,8 @@ public:
   size_t errorCount() const;
   const std::vector<Diagnostic>& items() const { return items_; }
   bool empty() const { return items_.empty(); }
-  /// Diagnostics sorted by (line, col), keeping the insertion order of equal positions.
+  /// Diagnostics sorted by (line, col), keeping the insertion order of equal
+  /// positions; a note stays right after the diagnostic it was added after.
   std::vector<Diagnostic> sorted() const;
 
 private:

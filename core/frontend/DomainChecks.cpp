@@ -111,7 +111,7 @@ public:
     if (findOrder()) return;
     std::string reads;
     for (const Edge* e : edges_)
-      if (e->loc.valid()) reads += (reads.empty() ? "" : ", ") + e->str();
+      if (e->loc.valid() && !e->index.empty()) reads += (reads.empty() ? "" : ", ") + readText(*e);
     cx_.error(anchor->loc, "the recurrence through '" + anchor->name +
                                "' does not go strictly into the past or strictly into the future along any order of " +
                                tupleString(domain_) + (reads.empty() ? "" : "; its reads: " + reads));
@@ -122,6 +122,14 @@ private:
     for (NodeId n : comp_)
       if (cx_.graph.node(n).op == OpKind::Merge) return &cx_.graph.node(n);
     return &cx_.graph.node(*comp_.begin());
+  }
+
+  /// `h[t - 1]`: the read as the user wrote it, by the producer's name.
+  std::string readText(const Edge& e) const {
+    const Node& p = cx_.graph.node(e.producer);
+    std::string s = (p.name.empty() ? "%" + std::to_string(p.id) : p.name) + "[";
+    for (size_t i = 0; i < e.index.size(); ++i) s += (i ? ", " : "") + e.index[i].str();
+    return s + "]";
   }
 
   /// {(c, c_src) : c_src is read by consumer point c through e}.

@@ -19,7 +19,8 @@ public:
 
   void run(const ast::Program& program) {
     for (const ast::Stmt& s : program.stmts) std::visit([&](const auto& n) { lower(s, n); }, s.node);
-    checkDomains(cx_);
+    // Statements with syntax errors were dropped: whole-program checks would only repeat them.
+    if (!cx_.diags.hasErrors()) checkDomains(cx_);
   }
 
 private:
