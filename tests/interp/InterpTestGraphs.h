@@ -1,0 +1,83 @@
+// InterpTestGraphs: small helpers for building SDGs by hand in interpreter tests.
+//
+// The interpreter tests do not go through the front end: they assemble graphs
+// node by node with these helpers (a node with its op, domain, type and
+// attributes; an edge with its index atoms and condition), so each test shows
+// exactly the graph it evaluates.
+#pragma once
+
+#include "graph/Graph.h"
+
+#include <string>
+#include <vector>
+
+namespace tempo::interp_test {
+
+inline IndexExpr dim(const std::string& name) { return IndexExpr::dim(name); }
+inline IndexExpr bound(const std::string& name) { return IndexExpr::bound(name); }
+
+inline TensorType f32(std::vector<IndexExpr> shape = {}) { return {DType::F32, std::move(shape)}; }
+inline TensorType i64(std::vector<IndexExpr> shape = {}) { return {DType::I64, std::move(shape)}; }
+
+inline NodeId addNode(Graph& g, OpKind op, std::vector<std::string> domain, TensorType type,
+                      OpAttrs attrs = {}, std::string name = "") {
+  Node n;
+  n.op = op;
+  n.domain = std::move(domain);
+  n.type = std::move(type);
+  n.attrs = std::move(attrs);
+  n.name = std::move(name);
+  return g.addNode(std::move(n));
+}
+
+inline void addEdge(Graph& g, NodeId consumer, int slot, NodeId producer, std::vector<IndexAtom> index,
+                    Condition condition = Condition::always()) {
+  Edge e;
+  e.consumer = consumer;
+  e.inputIndex = slot;
+  e.producer = producer;
+  e.index = std::move(index);
+  e.condition = std::move(condition);
+  g.addEdge(std::move(e));
+}
+
+inline IndexAtom at(IndexExpr e) { return IndexAtom::point(std::move(e)); }
+inline IndexAtom range(IndexExpr lo, IndexExpr hi) { return IndexAtom::slice(std::move(lo), std::move(hi)); }
+
+inline Condition when(IndexExpr lhs, Constraint::Rel rel, IndexExpr rhs) {
+  return Condition::of({Constraint{std::move(lhs), rel, std::move(rhs)}});
+}
+
+inline OpAttrs constantAttrs(double v) {
+  OpAttrs a;
+  a.value = v;
+  return a;
+}
+
+inline OpAttrs indexAttrs(IndexExpr e) {
+  OpAttrs a;
+  a.index = std::move(e);
+  return a;
+}
+
+inline OpAttrs reduceAttrs(std::vector<int64_t> axes) {
+  OpAttrs a;
+  a.axes = std::move(axes);
+  return a;
+}
+
+inline OpAttrs hashAttrs(uint64_t key, double scale) {
+  OpAttrs a;
+  a.seed = key;
+  a.b = scale;
+  return a;
+}
+
+inline OpAttrs loadAttrs(const std::string& path) {
+  OpAttrs a;
+  a.path = path;
+  a.displayPath = path;
+  return a;
+}
+
+}  // namespace tempo::interp_test
