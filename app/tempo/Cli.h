@@ -1,0 +1,29 @@
+// Cli: the `tempo` command line, as a function that tests can drive.
+//
+// `runCli` parses argv with CLI11 and dispatches to one of the subcommands —
+// `check` (compile a program and its data files, report diagnostics),
+// `run` (evaluate every output with the reference interpreter, print and
+// optionally save them as .npy) and `graph` (print the SDG as text, DOT or
+// JSON). Normal output goes to `out`, diagnostics and errors to `err`; no
+// input makes it throw. Exit codes (also listed in `tempo --help`):
+//   0  success
+//   1  the program has errors (diagnostics were printed)
+//   2  usage error: bad arguments, unknown subcommand, bad --set or --engine
+//   3  runtime failure: evaluation error or I/O failure
+#pragma once
+
+#include <iosfwd>
+
+namespace tempo::cli {
+
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitProgramErrors = 1,
+  kExitUsage = 2,
+  kExitRuntime = 3,
+};
+
+/// Runs `tempo` with `argv[0..argc)` (argv[0] is the program name).
+int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+}  // namespace tempo::cli

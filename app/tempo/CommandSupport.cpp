@@ -1,0 +1,51 @@
+#include "tempo/CommandSupport.h"
+
+#include "npy/LoadCheck.h"
+
+#include <filesystem>
+#include <ostream>
+
+namespace tempo::cli {
+
+namespace {
+/// compileFile, except that a directory is reported instead of read as an
+/// empty program (an ifstream opens a directory without failing on Linux).
+FrontendResult compileProgramFile(const std::string& file) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(file, ec)) return compileFile(file);
+  FrontendResult result;
+  result.graph.file = file;
+  result.diags.error(file, {}, "cannot read file '" + file + "': it is a directory");
+  return result;
+}
+}  // namespace
+
+FrontendResult compileReporting(const std::string& file, std::ostream& err) {
+  FrontendResult result = compileProgramFile(file);
+  printDiagnostics(result.diags, result.source, err);
+  return result;
+}
+
+void printDiagnostics(const DiagnosticBag& diags, const std::string& source, std::ostream& err) {
+  if (!diags.empty()) err << renderAll(diags, source) << std::flush;
+}
+
+bool checkDataFiles(const FrontendResult& program, const SymbolEnv& bounds, std::ostream& err) {
+  DiagnosticBag diags;
+  checkLoadedArrays(program.graph, bounds, diags);
+  printDiagnostics(diags, program.source, err);
+  return !diags.hasErrors();
+}
+
+namespace {
+std::string counted(size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+}  // namespace
+
+std::string graphSize(const Graph& g) {
+  return counted(g.nodes().size(), "node") + ", " + counted(g.edges().size(), "edge") + ", " +
+         counted(g.outputs.size(), "output");
+}
+
+}  // namespace tempo::cli

@@ -1,0 +1,29 @@
+// CommandSupport: the steps the `tempo` subcommands share.
+//
+// Compiling a program file and printing its diagnostics (errors and warnings,
+// each with its source line and caret) to the error stream, the one-line
+// summary of a graph's size, and running the data-file check of
+// runtime/npy/LoadCheck with rendered diagnostics.
+#pragma once
+
+#include "frontend/Frontend.h"
+
+#include <iosfwd>
+#include <string>
+
+namespace tempo::cli {
+
+/// Compiles `file` and prints its diagnostics to `err`.
+FrontendResult compileReporting(const std::string& file, std::ostream& err);
+
+/// Prints `diags` rendered against `source` to `err` (nothing if empty).
+void printDiagnostics(const DiagnosticBag& diags, const std::string& source, std::ostream& err);
+
+/// Checks every load() file of `program` under `bounds`, prints what is
+/// wrong to `err`; true when all files are fine.
+bool checkDataFiles(const FrontendResult& program, const SymbolEnv& bounds, std::ostream& err);
+
+/// `12 nodes, 15 edges, 2 outputs`.
+std::string graphSize(const Graph& g);
+
+}  // namespace tempo::cli

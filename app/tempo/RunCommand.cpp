@@ -1,0 +1,125 @@
+#include "tempo/RunCommand.h"
+
+#include "interp/ReferenceInterpreter.h"
+#include "npy/Npy.h"
+#include "tempo/Cli.h"
+#include "tempo/CommandSupport.h"
+
+#include <cctype>
+#include <charconv>
+#include <filesystem>
+#include <ostream>
+
+namespace tempo::cli {
+
+namespace {
+
+bool isIdentifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+std::optional<int64_t> parseInt(const std::string& s) {
+  int64_t value = 0;
+  const char* end = s.data() + s.size();
+  auto [ptr, ec] = std::from_chars(s.data(), end, value);
+  if (s.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
+using Outputs = std::vector<std::pair<std::string, Tensor>>;
+
+/// Evaluates every output, printing each as soon as it is known.
+Outputs evaluateAll(const Graph& g, const SymbolEnv& bounds, std::ostream& out) {
+  ReferenceInterpreter interp(g, InterpreterOptions{bounds});
+  Outputs results;
+  for (const GraphOutput& o : g.outputs) {
+    Tensor value = interp.evaluateOutput(o);
+    out << o.name << " : " << value.summary() << "\n" << std::flush;
+    results.emplace_back(o.name, std::move(value));
+  }
+  return results;
+}
+
+/// Writes DIR/NAME.npy for each output; throws NpyError or filesystem_error.
+void writeOutputs(const Outputs& results, const std::string& dir, std::ostream& out) {
+  std::filesystem::create_directories(dir);
+  for (const auto& [name, value] : results) {
+    std::string path = (std::filesystem::path(dir) / (name + ".npy")).string();
+    writeNpy(path, value);
+    out << "wrote " << path << "\n";
+  }
+}
+
+/// The resolved bounds, or nullopt after printing a usage error.
+std::optional<SymbolEnv> boundsFor(const RunOptions& options, const Graph& g, std::ostream& err) {
+  std::string error;
+  std::optional<std::map<std::string, int64_t>> overrides = parseSets(options.sets, error);
+  std::optional<SymbolEnv> bounds;
+  if (overrides) bounds = resolveBounds(g, *overrides, error);
+  if (!bounds) err << "tempo run: " << error << "\n";
+  return bounds;
+}
+
+}  // namespace
+
+CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
+  CLI::App* cmd = app.add_subcommand("run", "Evaluate every output of a program with the reference interpreter");
+  cmd->add_option("FILE", options.file, "The .tpo program")->required();
+  cmd->add_option("--set", options.sets, "Override a bound, e.g. --set T=32 (repeatable)")
+      ->type_name("NAME=INT")
+      ->allow_extra_args(false);
+  cmd->add_option("--out", options.outDir, "Write each output to DIR/NAME.npy (DIR is created)")->type_name("DIR");
+  cmd->add_option("--engine", options.engine, "Execution engine (only: reference)")->capture_default_str();
+  return cmd;
+}
+
+std::optional<std::map<std::string, int64_t>> parseSets(const std::vector<std::string>& sets, std::string& error) {
+  std::map<std::string, int64_t> values;
+  for (const std::string& s : sets) {
+    size_t eq = s.find('=');
+    std::string name = s.substr(0, eq);
+    std::optional<int64_t> value = eq == std::string::npos ? std::nullopt : parseInt(s.substr(eq + 1));
+    if (!isIdentifier(name) || !value) {
+      error = "--set '" + s + "': expected NAME=INT, e.g. --set T=32";
+      return std::nullopt;
+    }
+    values[name] = *value;
+  }
+  return values;
+}
+
+int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.engine != "reference") {
+    err << "tempo run: unknown engine '" << options.engine << "' (available: reference)\n";
+    return kExitUsage;
+  }
+  std::string setError;
+  if (!parseSets(options.sets, setError)) {
+    err << "tempo run: " << setError << "\n";
+    return kExitUsage;
+  }
+  FrontendResult program = compileReporting(options.file, err);
+  if (!program.ok()) return kExitProgramErrors;
+  std::optional<SymbolEnv> bounds = boundsFor(options, program.graph, err);
+  if (!bounds) return kExitUsage;
+  if (!checkDataFiles(program, *bounds, err)) return kExitProgramErrors;
+  try {
+    Outputs results = evaluateAll(program.graph, *bounds, out);
+    if (!options.outDir.empty()) writeOutputs(results, options.outDir, out);
+  } catch (const EvalError& e) {
+    err << "tempo run: evaluation failed: " << e.what() << "\n";
+    return kExitRuntime;
+  } catch (const NpyError& e) {
+    err << "tempo run: " << e.what() << "\n";
+    return kExitRuntime;
+  } catch (const std::filesystem::filesystem_error& e) {
+    err << "tempo run: " << e.what() << "\n";
+    return kExitRuntime;
+  }
+  return kExitOk;
+}
+
+}  // namespace tempo::cli

@@ -1,0 +1,38 @@
+// RunCommand: `tempo run FILE [--set NAME=INT]... [--out DIR] [--engine reference]`.
+//
+// Compiles the program, resolves the bounds (the program's `set` defaults
+// overridden by --set), checks its data files, evaluates every output with
+// the reference interpreter and prints one line per output
+// (`y : f32[4, 8] = [...]`). With --out DIR it also writes DIR/NAME.npy for
+// each output. Exit codes as in Cli.h: 1 for program or data-file errors,
+// 2 for a bad --set or --engine, 3 when evaluation or writing fails.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tempo::cli {
+
+struct RunOptions {
+  std::string file;
+  std::vector<std::string> sets;  ///< `NAME=INT`, as given
+  std::string outDir;             ///< "" = do not write files
+  std::string engine = "reference";
+};
+
+/// Registers the `run` subcommand on `app`, filling `options` when parsed.
+CLI::App* addRunCommand(CLI::App& app, RunOptions& options);
+
+/// Parses `NAME=INT` settings; nullopt with `error` set on the first bad one.
+std::optional<std::map<std::string, int64_t>> parseSets(const std::vector<std::string>& sets, std::string& error);
+
+/// Runs the command; returns the exit code (see Cli.h).
+int runRun(const RunOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace tempo::cli

@@ -1,0 +1,169 @@
+// `tempo run`: end-to-end results against the NumPy goldens, --set, --out,
+// --engine and the exit codes of each failure.
+#include "CliTestUtil.h"
+
+#include "npy/Npy.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+namespace tempo::cli::test {
+namespace {
+
+constexpr double kRtol = 1e-4;
+constexpr double kAtol = 1e-5;
+
+/// "" when `actual` matches `expected` within kRtol/kAtol, else what differs.
+std::string compareArrays(const Tensor& actual, const Tensor& expected) {
+  if (actual.shape() != expected.shape())
+    return "shape " + shapeString(actual.shape()) + ", expected " + shapeString(expected.shape());
+  int mismatches = 0;
+  std::ostringstream first;
+  for (int64_t i = 0; i < expected.numel(); ++i) {
+    double a = actual.at(i), e = expected.at(i);
+    if (std::abs(a - e) <= kAtol + kRtol * std::abs(e)) continue;
+    if (mismatches++ == 0) first << "first at flat index " << i << ": " << a << " vs " << e;
+  }
+  if (mismatches == 0) return "";
+  return std::to_string(mismatches) + " of " + std::to_string(expected.numel()) + " values differ; " + first.str();
+}
+
+std::vector<int64_t> savedShape(const TempDir& dir, const std::string& output) {
+  return readNpy(dir.str(output + ".npy")).shape();
+}
+
+// THE end-to-end correctness test: every example, every golden output.
+TEST(CliRun, ExamplesMatchNumpyGoldens) {
+  int compared = 0;
+  for (const auto& program : allExamples()) {
+    SCOPED_TRACE(program.string());
+    std::filesystem::path golden = goldenDirFor(program);
+    ASSERT_TRUE(std::filesystem::is_directory(golden)) << golden;
+    TempDir out("goldens");
+    CliResult r = tempo({"run", program.string(), "--out", out.str()});
+    EXPECT_EQ(r.code, 0) << r.err;
+    if (r.code != 0) continue;
+    for (const auto& entry : std::filesystem::directory_iterator(golden)) {
+      if (entry.path().extension() != ".npy") continue;
+      std::string name = entry.path().stem().string();
+      std::filesystem::path ours = out.path() / (name + ".npy");
+      if (!std::filesystem::exists(ours)) {
+        ADD_FAILURE() << "output " << name << " was not written";
+        continue;
+      }
+      EXPECT_EQ(compareArrays(readNpy(ours.string()), readNpy(entry.path().string())), "") << "output " << name;
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 18);  // the goldens README lists 18 outputs
+}
+
+TEST(CliRun, PrintsOneLinePerOutput) {
+  CliResult r = tempo({"run", example("small/counter.tpo")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "c : f32[5] = [1, 2, 3, 4, 5]\n");
+}
+
+TEST(CliRun, OutCreatesNestedDirectoryAndReportsFiles) {
+  TempDir dir("nested_out");
+  std::string out = dir.str("a/b/c");
+  CliResult r = tempo({"run", example("small/running_sum.tpo"), "--out", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(savedShape(dir, "a/b/c/s"), (std::vector<int64_t>{4}));
+  EXPECT_EQ(savedShape(dir, "a/b/c/w"), (std::vector<int64_t>{4}));
+  EXPECT_NE(r.out.find("wrote "), std::string::npos) << r.out;
+}
+
+TEST(CliRun, SetChangesOutputShapes) {
+  TempDir dir("set_counter");
+  CliResult r = tempo({"run", "--set", "T=7", example("small/counter.tpo"), "--out", dir.str()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  Tensor c = readNpy(dir.str("c.npy"));
+  ASSERT_EQ(c.shape(), (std::vector<int64_t>{7}));
+  EXPECT_EQ(c.at(6), 7.0);
+}
+
+// rnn.tpo with its input made generated instead of loaded, so any T works.
+TEST(CliRun, SetChangesRecurrentOutputShapes) {
+  TempDir dir("set_rnn");
+  writeFile(dir.str("rnn.tpo"),
+            "dim b < B\ndim t < T\nset B = 4, T = 16\nconst IN = 5, H = 8\n"
+            "input x : f32[IN] over (b, t) = normal(seed=1)\n"
+            "param W : f32[IN, H] = normal(seed=2, std=0.3)\n"
+            "param U : f32[H, H] = normal(seed=3, std=0.3)\n"
+            "param bias : f32[H] = zeros()\n"
+            "h : f32[H] over (b, t)\n"
+            "h[b, 0] = tanh(x[b, 0] @ W + bias)\n"
+            "h[b, t] = tanh(x[b, t] @ W + h[b, t-1] @ U + bias)\n"
+            "s = h[b, 0:T]\nout y = mean(s, dim=0)\nout h\n");
+  CliResult r = tempo({"run", dir.str("rnn.tpo"), "--set", "T=5", "--set", "B=3", "--out", dir.str("out")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(savedShape(dir, "out/h"), (std::vector<int64_t>{3, 5, 8}));
+  EXPECT_EQ(savedShape(dir, "out/y"), (std::vector<int64_t>{3, 8}));
+  EXPECT_NE(r.out.find("h : f32[3, 5, 8] = ["), std::string::npos) << r.out;
+}
+
+TEST(CliRun, SetThatDisagreesWithLoadedDataIsAProgramError) {
+  CliResult r = tempo({"run", example("rnn.tpo"), "--set", "T=5"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("'data/rnn/x.npy' has shape (4, 16, 5) but x over (b, t) needs (B, T, 5) = (4, 5, 5)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(CliRun, BadSetIsUsageError) {
+  for (const std::string& set : {"Q=3", "T=0", "T=-2", "T=abc", "T=1.5", "T", "=3", "T=", "T=99999999999999999999"}) {
+    CliResult r = tempo({"run", example("small/counter.tpo"), "--set", set});
+    EXPECT_EQ(r.code, 2) << set << "\n" << r.err;
+    EXPECT_FALSE(r.err.empty()) << set;
+    EXPECT_TRUE(r.out.empty()) << set << "\n" << r.out;
+  }
+}
+
+TEST(CliRun, EngineReferenceIsAcceptedOthersAreNot) {
+  EXPECT_EQ(tempo({"run", example("small/counter.tpo"), "--engine", "reference"}).code, 0);
+  CliResult r = tempo({"run", example("small/counter.tpo"), "--engine", "llvm"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("unknown engine"), std::string::npos) << r.err;
+}
+
+TEST(CliRun, ProgramWithErrorExitsOneWithDiagnostic) {
+  TempDir dir("run_error");
+  writeFile(dir.str("broken.tpo"), "dim t < T\nset T = 3\nout y = q[t] + 1.0\n");
+  CliResult r = tempo({"run", dir.str("broken.tpo")});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("broken.tpo:3:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("error:"), std::string::npos) << r.err;
+}
+
+TEST(CliRun, NonexistentFileIsAProgramError) {
+  CliResult r = tempo({"run", "/nonexistent/nothing.tpo"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("cannot read file"), std::string::npos) << r.err;
+}
+
+TEST(CliRun, EvaluationFailureIsRuntimeFailure) {
+  TempDir dir("run_eval_error");
+  // At t = 0 the window 1:t+1 is empty, and max over an empty axis fails.
+  writeFile(dir.str("empty.tpo"),
+            "dim t < T\nset T = 3\ninput v : f32[] over (t) = ones()\nout m = max(v[1:t+1], dim=0)\n");
+  CliResult r = tempo({"run", dir.str("empty.tpo"), "--out", dir.str("out")});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("evaluation failed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("empty.tpo:4:"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.str("out/m.npy")));
+}
+
+TEST(CliRun, UnwritableOutIsRuntimeFailure) {
+  TempDir dir("run_unwritable");
+  writeFile(dir.str("afile"), "not a directory");
+  CliResult r = tempo({"run", example("small/counter.tpo"), "--out", dir.str("afile")});
+  EXPECT_EQ(r.code, 3);
+  EXPECT_FALSE(r.err.empty());
+}
+
+}  // namespace
+}  // namespace tempo::cli::test
