@@ -1,0 +1,86 @@
+// LoopAst: the program as loops, the compiler's output and the executor's input.
+//
+// The isl scheduler orders every statement instance (one node at one point of
+// its domain) and its AST generator produces loops; we convert that into this
+// small AST of our own so the rest of the system never touches isl types:
+// `For` loops over a variable between symbolic bounds (bounds stay
+// parameters, so one schedule runs at any `--set T=...`), `If` guards, `Exec`
+// of one node at a point given as index expressions over the loop variables,
+// and memory statements `Alloc`/`Free` (and `SwapOut`/`SwapIn` under a memory
+// budget) naming a node's store. Every statement prints as readable
+// pseudo-code with the bytes it allocates or frees.
+#pragma once
+
+#include "graph/Condition.h"
+#include "graph/Graph.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tempo {
+
+struct LoopStmt;
+using LoopBody = std::vector<LoopStmt>;
+
+/// `for var in [lower, upper) step step`; bounds may use outer loop variables and bounds.
+struct ForStmt {
+  std::string var;
+  IndexExpr lower;
+  IndexExpr upper;  ///< exclusive
+  int64_t step = 1;
+  LoopBody body;
+};
+
+struct IfStmt {
+  Condition condition;  ///< over loop variables and bounds
+  LoopBody thenBody;
+  LoopBody elseBody;
+};
+
+/// Evaluate `node` at `point` (one index expression per domain dimension,
+/// over the enclosing loop variables and bounds).
+struct ExecStmt {
+  NodeId node = -1;
+  std::vector<IndexExpr> point;
+};
+
+/// Allocate / release the store of `node`; `bytes` is symbolic in the bounds.
+struct AllocStmt {
+  NodeId node = -1;
+  IndexExpr bytes;
+};
+struct FreeStmt {
+  NodeId node = -1;
+  IndexExpr bytes;
+};
+/// Move a store's values to host swap space and back (only under --memory-budget).
+struct SwapOutStmt {
+  NodeId node = -1;
+  IndexExpr bytes;
+};
+struct SwapInStmt {
+  NodeId node = -1;
+  IndexExpr bytes;
+};
+
+struct LoopStmt {
+  std::variant<ForStmt, IfStmt, ExecStmt, AllocStmt, FreeStmt, SwapOutStmt, SwapInStmt> node;
+  template <class T> const T* as() const { return std::get_if<T>(&node); }
+  template <class T> T* as() { return std::get_if<T>(&node); }
+};
+
+/// A whole schedule: the loop nest plus the graph it runs.
+struct LoopProgram {
+  LoopBody body;
+};
+
+/// Readable pseudo-code, one statement per line, indented by nesting:
+///   for t in 0..T:
+///     exec %4 h[b, t]
+///   alloc %4 h  (4*B*T*8 bytes)
+std::string printLoopProgram(const Graph& g, const LoopProgram& p);
+
+}  // namespace tempo
