@@ -74,12 +74,22 @@ std::string render(const Diagnostic& d, std::string_view source) {
   if (!d.range.valid()) return out;
   std::string_view text = sourceLine(source, d.range.begin.line);
   if (text.empty() && source.empty()) return out;
-  out += "  " + std::string(text) + "\n  ";
+  // Show at most a window of a long line around the caret; never print raw control bytes.
+  constexpr int kWindow = 120;
   int col = std::max(1, d.range.begin.col);
-  for (int i = 1; i < col; ++i) out += (i - 1 < static_cast<int>(text.size()) && text[i - 1] == '\t') ? '\t' : ' ';
-  out += '^';
+  int first = col > kWindow ? col - kWindow / 2 : 1;
+  int last = std::min(static_cast<int>(text.size()), first + kWindow - 1);
+  std::string shown, pad;
+  for (int i = first; i <= last; ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i - 1]);
+    bool printable = c == '\t' || c >= 0x20;
+    shown += printable ? static_cast<char>(c) : '?';
+    if (i < col) pad += c == '\t' ? '\t' : ' ';
+  }
+  out += "  " + std::string(first > 1 ? "..." : "") + shown + (last < static_cast<int>(text.size()) ? "..." : "") + "\n  ";
+  out += std::string(first > 1 ? "   " : "") + pad + '^';
   int endCol = d.range.end.line == d.range.begin.line ? d.range.end.col : static_cast<int>(text.size()) + 1;
-  for (int i = col + 1; i < endCol; ++i) out += '~';
+  for (int i = col + 1; i < std::min(endCol, last + 2); ++i) out += '~';
   out += "\n";
   return out;
 }

@@ -30,8 +30,10 @@ FrontendResult compileSource(std::string source, const std::string& fileName, co
 }
 
 FrontendResult compileFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::error_code ec;
+  std::ifstream in;
+  if (std::filesystem::is_regular_file(path, ec)) in.open(path, std::ios::binary);
+  if (!in.is_open()) {
     FrontendResult r;
     r.graph.file = path;
     r.diags.error(path, {}, "cannot read file '" + path + "'");

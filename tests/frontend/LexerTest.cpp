@@ -118,7 +118,8 @@ TEST(Lexer, BadCharacter) {
 
 TEST(Lexer, RunOfBadBytesIsOneError) {
   std::string src = std::string("a \xc3\xa9\x01 b");
-  EXPECT_EQ(errors(src), "t.tpo:1:3: error: unexpected characters '\\xc3\\xa9\\x01'\n  " + src + "\n    ^~~\n");
+  // The echoed source line shows control bytes as '?'.
+  EXPECT_EQ(errors(src), "t.tpo:1:3: error: unexpected characters '\\xc3\\xa9\\x01'\n  a \xc3\xa9? b\n    ^~~\n");
 }
 
 TEST(Lexer, NulByte) {

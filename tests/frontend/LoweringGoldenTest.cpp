@@ -42,5 +42,22 @@ TEST(LoweringGolden, BadProgramsGiveTheirExactDiagnostics) {
   }
 }
 
+TEST(Diagnostics, LongLinesShowAWindowAroundTheCaret) {
+  std::string line = "out y = " + std::string(300, 'a') + " + $";
+  FrontendResult r = compileSource(line, "long.tpo", ".");
+  std::string text = r.renderedDiagnostics();
+  EXPECT_NE(text.find("long.tpo:1:312: error: unexpected character '$'"), std::string::npos) << text;
+  std::string shown = text.substr(text.find('\n') + 1);
+  shown = shown.substr(0, shown.find('\n'));
+  EXPECT_LE(shown.size(), 130u) << shown;
+  EXPECT_EQ(shown.substr(0, 5), "  ...");
+}
+
+TEST(Frontend, ADirectoryIsNotAProgram) {
+  FrontendResult r = compileFile(sourceDir().string());
+  ASSERT_TRUE(r.diags.hasErrors());
+  EXPECT_NE(r.diags.items()[0].message.find("cannot read file"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tempo
