@@ -169,6 +169,10 @@ Value reduction(CallArgs& a, const std::string& kind) {
   auto axes = reductionAxes(a, x);
   if (!axes) return Value::error(a.range);
   bool keep = keepDims(a);
+  if (kind == "mean" && !isFloat(x.type.dtype)) {
+    a.low.context().error(a.range, "mean() needs floating-point values, not " + x.type.str() + " (cast first)");
+    return Value::error(a.range);
+  }
   if (kind == "sum") return reduce(a.low, OpKind::ReduceSum, x, *axes, keep, a.range);
   if (kind == "max") return reduce(a.low, OpKind::ReduceMax, x, *axes, keep, a.range);
   // mean = sum / count, where count may be symbolic (a growing window's t + 1).

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace tempo {
 
@@ -56,6 +57,12 @@ std::optional<ConstNumber> foldBinary(ast::BinaryOp op, ConstNumber a, ConstNumb
       return ConstNumber{a.value / b.value, ints && std::fmod(a.value, b.value) == 0};
     default: return std::nullopt;
   }
+}
+
+std::string formatNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
 }
 
 std::string atomsText(const std::string& name, const std::vector<IndexAtom>& atoms) {
@@ -165,10 +172,17 @@ Value ExprLowering::lowerBinary(const ast::Expr& e, const ast::Binary& b) {
     if (b.op == ast::BinaryOp::Mul)
       if (auto p = IndexExpr::multiply(li, ri)) return Value::ofIndex(*p, e.range);
   }
+  bool divOrMod = b.op == ast::BinaryOp::FloorDiv || b.op == ast::BinaryOp::Mod;
+  if (divOrMod && l.isAdaptive() && r.isAdaptive() && (l.kind == Value::Kind::Index || l.number.isInt) &&
+      r.kind == Value::Kind::Number && r.number.isInt && r.number.value > 0) {
+    IndexExpr li = l.kind == Value::Kind::Index ? l.index : IndexExpr(static_cast<int64_t>(l.number.value));
+    auto c = static_cast<int64_t>(r.number.value);
+    return Value::ofIndex(b.op == ast::BinaryOp::FloorDiv ? IndexExpr::floorDiv(li, c) : IndexExpr::mod(li, c), e.range);
+  }
   auto op = binaryOpKind(b.op);
   if (!op) {
     cx_.error(b.opRange, "operator '" + std::string(ast::binaryOpSpelling(b.op)) +
-                             "' is only allowed in index expressions; use floor-division or mod on indices");
+                             "' works on integer index values and constants only (its right side must be a positive integer)");
     return Value::error(e.range);
   }
   return makeOp(*op, {}, {l, r}, e.range);
@@ -362,6 +376,18 @@ Value ExprLowering::makeOp(OpKind op, OpAttrs attrs, const std::vector<Value>& o
   std::vector<Value> values(operands.begin(), operands.end());
   if (op == OpKind::Where) values.erase(values.begin());
   DType dtype = commonDType(values);
+  bool allAdaptive = std::all_of(values.begin(), values.end(), [](const Value& v) { return v.isAdaptive(); });
+  if (op == OpKind::Div && allAdaptive) dtype = DType::F32;  // `/` is true division, even of index values
+  if (op == OpKind::Where && operands[0].isAdaptive()) {
+    cx_.error(operands[0].range, "the condition of where() must be a bool tensor, such as a comparison");
+    return Value::error(range);
+  }
+  for (const Value& v : values)
+    if (v.kind == Value::Kind::Number && !v.number.isInt && !isFloat(dtype)) {
+      cx_.error(v.range, "the number " + formatNumber(v.number.value) + " is not an integer, so it cannot be used as " +
+                             std::string(dtypeName(dtype)) + " (cast the other operand to a float type)");
+      return Value::error(range);
+    }
   std::vector<TensorType> types;
   for (size_t i = 0; i < operands.size(); ++i)
     types.push_back(typeOf(operands[i], op == OpKind::Where && i == 0 ? DType::Bool : dtype));
