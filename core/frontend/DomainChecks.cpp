@@ -1,5 +1,7 @@
 #include "frontend/DomainChecks.h"
 
+#include "graph/GraphAlgorithms.h"
+
 #include <algorithm>
 #include <functional>
 #include <numeric>
@@ -33,56 +35,6 @@ void checkCoverage(LoweringContext& cx) {
     }
     cx.error(t->declRange, "no branch of '" + t->name + "' covers every point of its domain " + tupleString(t->domain) + example);
   }
-}
-
-/// Strongly connected components of the node graph (consumer -> producer).
-std::vector<std::vector<NodeId>> stronglyConnected(const Graph& g) {
-  std::map<NodeId, std::vector<NodeId>> succ;
-  for (const auto& [id, e] : g.edges()) succ[e.consumer].push_back(e.producer);
-  std::map<NodeId, int> index, low;
-  std::set<NodeId> onStack;
-  std::vector<NodeId> stack;
-  std::vector<std::vector<NodeId>> out;
-  int counter = 0;
-  // Iterative Tarjan: frames of (node, next successor position).
-  for (const auto& [root, n] : g.nodes()) {
-    if (index.count(root)) continue;
-    std::vector<std::pair<NodeId, size_t>> frames{{root, 0}};
-    index[root] = low[root] = counter++;
-    stack.push_back(root);
-    onStack.insert(root);
-    while (!frames.empty()) {
-      auto& [v, pos] = frames.back();
-      const auto& next = succ[v];
-      if (pos < next.size()) {
-        NodeId w = next[pos++];
-        if (!index.count(w)) {
-          index[w] = low[w] = counter++;
-          stack.push_back(w);
-          onStack.insert(w);
-          frames.push_back({w, 0});
-        } else if (onStack.count(w)) {
-          low[v] = std::min(low[v], index[w]);
-        }
-        continue;
-      }
-      if (low[v] == index[v]) {
-        std::vector<NodeId> comp;
-        NodeId w;
-        do {
-          w = stack.back();
-          stack.pop_back();
-          onStack.erase(w);
-          comp.push_back(w);
-        } while (w != v);
-        out.push_back(comp);
-      }
-      NodeId done = v;
-      frames.pop_back();
-      if (!frames.empty()) low[frames.back().first] = std::min(low[frames.back().first], low[done]);
-    }
-  }
-  return out;
 }
 
 std::string primed(const std::string& d) { return d + "_src"; }
@@ -235,7 +187,8 @@ private:
 void checkDomains(LoweringContext& cx) {
   checkCoverage(cx);
   if (cx.diags.hasErrors()) return;  // cycles through broken tensors would only repeat errors
-  for (auto& comp : stronglyConnected(cx.graph)) RecurrenceCheck(cx, comp).run();
+  for (auto& comp : stronglyConnectedComponents(cx.graph))
+    if (isCyclic(cx.graph, comp)) RecurrenceCheck(cx, comp).run();
 }
 
 }  // namespace tempo
