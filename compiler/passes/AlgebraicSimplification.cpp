@@ -1,0 +1,145 @@
+#include "passes/AlgebraicSimplification.h"
+
+#include "passes/GraphRewrite.h"
+
+
+namespace tempo {
+
+std::string AlgebraicSimplification::description() const {
+  return "Some nodes compute nothing new: x * 1, x + 0, x - 0, x / 1, neg(neg(x)), an identity copy, a cast "
+         "to the same dtype, a reshape or expand to the same shape, a permute that keeps the axis order, a "
+         "merge with a single unconditional branch. Using a table of such rules, this pass makes the readers "
+         "of those nodes read x directly, composing the index expressions of the two reads (reading "
+         "s[b] where s = identity(h[b, 0:T]) becomes reading h[b, 0:T]). Only exact rules are used, so the "
+         "program computes the same numbers with fewer nodes and fewer copies.";
+}
+
+namespace {
+
+const Edge* inputAt(const Graph& g, const Node& n, int slot) {
+  auto ins = g.inputs(n.id);
+  return slot < static_cast<int>(ins.size()) ? ins[slot] : nullptr;
+}
+
+bool isConstantValue(const Graph& g, const Edge* e, double value) {
+  if (!e) return false;
+  const Node& p = g.node(e->producer);
+  return p.op == OpKind::Constant && p.attrs.value == value;
+}
+
+/// `x op c -> x` for the constant `c` in slot `constSlot`, when x's read type is the result type.
+std::optional<Edge> passThrough(const Graph& g, const Node& n, int valueSlot, int constSlot, double c) {
+  const Edge* x = inputAt(g, n, valueSlot);
+  if (!x || !isConstantValue(g, inputAt(g, n, constSlot), c) || !(g.readType(*x) == n.type)) return std::nullopt;
+  return *x;
+}
+
+RewriteRule binaryIdentity(std::string name, OpKind op, double c, bool commutes) {
+  return {std::move(name), [op, c, commutes](const Graph& g, const Node& n) -> std::optional<Edge> {
+            if (n.op != op) return std::nullopt;
+            if (auto r = passThrough(g, n, 0, 1, c)) return r;
+            return commutes ? passThrough(g, n, 1, 0, c) : std::nullopt;
+          }};
+}
+
+/// The single input of `n` when `keeps(n, input type)` says the op leaves the value as it is.
+RewriteRule unaryIdentity(std::string name, OpKind op, std::function<bool(const Node&, const TensorType&)> keeps) {
+  return {std::move(name), [op, keeps](const Graph& g, const Node& n) -> std::optional<Edge> {
+            const Edge* x = inputAt(g, n, 0);
+            if (n.op != op || !x || !x->condition.isAlways()) return std::nullopt;
+            TensorType in = g.readType(*x);
+            if (!(in == n.type) || !keeps(n, in)) return std::nullopt;
+            return *x;
+          }};
+}
+
+std::optional<Edge> doubleNegation(const Graph& g, const Node& n) {
+  const Edge* outer = inputAt(g, n, 0);
+  if (n.op != OpKind::Neg || !outer) return std::nullopt;
+  const Node& inner = g.node(outer->producer);
+  const Edge* x = inputAt(g, inner, 0);
+  if (inner.op != OpKind::Neg || !x || inner.id == n.id) return std::nullopt;
+  auto atoms = composeReads(inner.domain, *x, *outer);
+  if (!atoms) return std::nullopt;
+  Edge composed = *x;
+  composed.index = *atoms;
+  composed.condition = outer->condition;
+  if (!(g.readType(composed) == n.type)) return std::nullopt;
+  return composed;
+}
+
+std::optional<Edge> singleBranchMerge(const Graph& g, const Node& n) {
+  auto ins = g.inputs(n.id);
+  if (n.op != OpKind::Merge || ins.size() != 1 || !ins[0]->condition.isAlways() || ins[0]->producer == n.id)
+    return std::nullopt;
+  return *ins[0];
+}
+
+bool isIdentityPerm(const std::vector<int64_t>& perm) {
+  for (size_t i = 0; i < perm.size(); ++i)
+    if (perm[i] != static_cast<int64_t>(i)) return false;
+  return true;
+}
+
+std::string nodeLabel(const Node& n) { return "%" + std::to_string(n.id) + (n.name.empty() ? "" : " " + n.name); }
+
+/// An output node equal to an identity read of a node over the same domain can be replaced by it.
+bool redirectOutput(Graph& g, const Node& n, const Edge& value, GraphChange& change) {
+  const Node& p = g.node(value.producer);
+  if (!isOutput(g, n.id) || !value.isIdentityRead(p.domain) || p.domain != n.domain || !(p.type == n.type) ||
+      !value.condition.isAlways())
+    return false;
+  redirectUsers(g, n.id, p.id);
+  return true;
+}
+
+}  // namespace
+
+const std::vector<RewriteRule>& algebraicRules() {
+  static const std::vector<RewriteRule> rules = {
+      binaryIdentity("x * 1 -> x", OpKind::Mul, 1, true),
+      binaryIdentity("x + 0 -> x", OpKind::Add, 0, true),
+      binaryIdentity("x - 0 -> x", OpKind::Sub, 0, false),
+      binaryIdentity("x / 1 -> x", OpKind::Div, 1, false),
+      {"neg(neg(x)) -> x", doubleNegation},
+      unaryIdentity("identity(x) -> x", OpKind::Identity, [](const Node&, const TensorType&) { return true; }),
+      unaryIdentity("cast(x) to its own dtype -> x", OpKind::Cast,
+                    [](const Node& n, const TensorType& in) { return n.attrs.dtype == in.dtype; }),
+      unaryIdentity("reshape(x) to its own shape -> x", OpKind::Reshape,
+                    [](const Node&, const TensorType&) { return true; }),
+      unaryIdentity("expand(x) to its own shape -> x", OpKind::Expand,
+                    [](const Node&, const TensorType&) { return true; }),
+      unaryIdentity("permute(x) keeping the axis order -> x", OpKind::Permute,
+                    [](const Node& n, const TensorType&) { return isIdentityPerm(n.attrs.perm); }),
+      {"merge with one unconditional branch -> the branch", singleBranchMerge},
+  };
+  return rules;
+}
+
+void AlgebraicSimplification::run(Graph& graph, PassContext& context) {
+  for (bool progress = true; progress;) {
+    progress = false;
+    std::vector<NodeId> ids;
+    for (const auto& [id, n] : graph.nodes()) ids.push_back(id);
+    for (NodeId id : ids) {
+      if (!graph.hasNode(id)) continue;
+      for (const RewriteRule& rule : algebraicRules()) {
+        std::optional<Edge> value = rule.match(graph, graph.node(id));
+        if (!value) continue;
+        Node n = graph.node(id);
+        bool moved = forwardReaders(graph, id, *value, context.change);
+        if (graph.hasNode(id)) moved |= redirectOutput(graph, n, *value, context.change);
+        if (moved && graph.hasNode(id) && graph.users(id).empty() && !isOutput(graph, id)) {
+          graph.removeNode(id);
+          context.change.removed.insert(id);
+        }
+        if (!moved) continue;
+        context.change.notes.push_back(nodeLabel(n) + ": " + rule.name);
+        progress = true;
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace tempo

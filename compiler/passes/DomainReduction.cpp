@@ -1,0 +1,78 @@
+#include "passes/DomainReduction.h"
+
+#include "passes/GraphRewrite.h"
+
+#include <algorithm>
+
+namespace tempo {
+
+std::string DomainReduction::description() const {
+  return "Lowering gives every expression the domain of the tensor it defines: in h[b, 0] = tanh(x[b, 0] @ W) "
+         "the matmul is defined over (b, t) although it only reads x at t = 0, so it would be computed T times "
+         "over. A node whose reads, conditions, shape and attributes never mention a dimension has the same "
+         "value along it, so this pass removes that dimension from its domain and from its readers' index "
+         "expressions, producers first so that whole chains shrink. Sources, outputs and recurrences keep "
+         "their domains, and so does a dimension some reader slices.";
+}
+
+namespace {
+
+bool mentions(const IndexExpr& e, const std::string& dim) { return e.dependsOn(dim); }
+
+bool conditionMentions(const Condition& c, const std::string& dim) {
+  for (const Symbol& s : c.symbols())
+    if (s.name == dim) return true;
+  return false;
+}
+
+/// True when the value of `n` may differ between two points that differ only in `dim`.
+bool variesAlong(const Graph& g, const Node& n, const std::string& dim) {
+  for (const Edge* e : g.inputs(n.id)) {
+    if (conditionMentions(e->condition, dim)) return true;
+    for (const IndexAtom& a : e->index)
+      if (mentions(a.start, dim) || (a.stop && mentions(*a.stop, dim))) return true;
+  }
+  for (const IndexExpr& s : n.type.shape)
+    if (mentions(s, dim)) return true;
+  const OpAttrs& a = n.attrs;
+  if (a.index && mentions(*a.index, dim)) return true;
+  if (mentions(a.start, dim) || mentions(a.stop, dim)) return true;
+  return std::any_of(a.shape.begin(), a.shape.end(), [&](const IndexExpr& s) { return mentions(s, dim); });
+}
+
+bool someReaderSlices(const Graph& g, NodeId id, size_t position) {
+  for (const Edge* e : g.users(id))
+    if (e->index.at(position).isSlice()) return true;
+  return false;
+}
+
+}  // namespace
+
+void DomainReduction::run(Graph& graph, PassContext& context) {
+  std::set<NodeId> cyclic = nodesInCycles(graph);
+  for (const auto& component : componentsProducersFirst(graph)) {
+    NodeId id = component.front();
+    const Node& n = graph.node(id);
+    if (cyclic.count(id) || opClass(n.op) == OpClass::Source || isOutput(graph, id)) continue;
+    std::vector<std::string> dropped;
+    for (size_t pos = n.domain.size(); pos-- > 0;) {
+      std::string dim = n.domain[pos];
+      if (variesAlong(graph, n, dim) || someReaderSlices(graph, id, pos)) continue;
+      for (const Edge* e : graph.users(id)) {
+        Edge& reader = graph.edge(e->id);
+        reader.index.erase(reader.index.begin() + static_cast<long>(pos));
+        context.change.rewritten.insert(reader.consumer);
+      }
+      graph.node(id).domain.erase(graph.node(id).domain.begin() + static_cast<long>(pos));
+      dropped.insert(dropped.begin(), dim);
+    }
+    if (dropped.empty()) continue;
+    context.change.rewritten.insert(id);
+    std::string dims;
+    for (const std::string& d : dropped) dims += (dims.empty() ? "" : ", ") + d;
+    context.change.notes.push_back("%" + std::to_string(id) + (n.name.empty() ? "" : " " + n.name) + ": dropped " +
+                                   dims);
+  }
+}
+
+}  // namespace tempo

@@ -1,0 +1,46 @@
+// GraphRewrite: graph surgery shared by the optimisation passes.
+//
+// Passes rewrite the SDG with a few recurring moves, kept here once: walk the
+// graph producers-first by strongly connected components (a recurrence is
+// one component), find what the outputs need, point every reader of one node
+// at another, keep a consumer's input slots contiguous, and compose reads —
+// when `n` only forwards a value it reads from `x` through edge `r`, a reader
+// of `n` can read `x` directly with the index atoms of `r` after substituting
+// `n`'s dimensions by the reader's own atoms.
+#pragma once
+
+#include "graph/Graph.h"
+#include "pass/Pass.h"
+
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace tempo {
+
+/// Strongly connected components, producers before their consumers.
+std::vector<std::vector<NodeId>> componentsProducersFirst(const Graph& g);
+/// Nodes that are part of a cycle (a component of 2+ nodes or a self-read).
+std::set<NodeId> nodesInCycles(const Graph& g);
+/// Nodes the outputs depend on (following edges towards producers).
+std::set<NodeId> reachableFromOutputs(const Graph& g);
+bool isOutput(const Graph& g, NodeId id);
+
+/// Every edge reading `from` and every output naming it now refer to `to`.
+void redirectUsers(Graph& g, NodeId from, NodeId to);
+/// Renumbers the input slots of `consumer` to 0..k-1, keeping their order.
+void compactInputSlots(Graph& g, NodeId consumer);
+
+/// The atoms through which `user` (a reader of a node over `middleDomain`)
+/// reads the producer of `forwarded` (an unconditional read by that node),
+/// or nullopt when the composition is not a plain read (e.g. the user slices
+/// a dimension the forwarded read does not keep as is).
+std::optional<std::vector<IndexAtom>> composeReads(const std::vector<std::string>& middleDomain,
+                                                   const Edge& forwarded, const Edge& user);
+
+/// Makes readers of `n` read `forwarded.producer` directly where the reads
+/// compose with the same read type; removes `n` when nothing reads it any more
+/// and it is not an output. Returns true if any reader moved.
+bool forwardReaders(Graph& g, NodeId n, const Edge& forwarded, GraphChange& change);
+
+}  // namespace tempo
