@@ -1,6 +1,7 @@
 #include "tempo/Cli.h"
 
 #include "tempo/CheckCommand.h"
+#include "tempo/CompileCommand.h"
 #include "tempo/GraphCommand.h"
 #include "tempo/RunCommand.h"
 
@@ -30,6 +31,7 @@ struct Commands {
   CheckOptions check;
   RunOptions run;
   GraphOptions graph;
+  CompileOptions compile;
 };
 
 int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -41,6 +43,7 @@ int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::
   CLI::App* check = addCheckCommand(app, c.check);
   CLI::App* run = addRunCommand(app, c.run);
   CLI::App* graph = addGraphCommand(app, c.graph);
+  CLI::App* compile = addCompileCommand(app, c.compile);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -49,6 +52,7 @@ int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::
   if (check->parsed()) return runCheck(c.check, out, err);
   if (run->parsed()) return runRun(c.run, out, err);
   if (graph->parsed()) return runGraph(c.graph, out, err);
+  if (compile->parsed()) return runCompile(c.compile, out, err);
   err << "tempo: no command given (try tempo --help)\n";
   return kExitUsage;
 }

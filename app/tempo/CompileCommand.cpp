@@ -1,0 +1,123 @@
+#include "tempo/CompileCommand.h"
+
+#include "graph/GraphPrinter.h"
+#include "pass/PassRegistry.h"
+#include "tempo/Cli.h"
+#include "tempo/CommandSupport.h"
+
+#include <cstdio>
+#include <ostream>
+
+namespace tempo::cli {
+
+CLI::App* addCompileCommand(CLI::App& app, CompileOptions& options) {
+  CLI::App* cmd = app.add_subcommand("compile", "Run the compiler's pass pipeline and show what each pass does");
+  cmd->add_option("FILE", options.file, "The .tpo program (not needed with --passes)");
+  cmd->add_flag("--passes", options.listPasses, "List the passes of the pipeline with their descriptions");
+  cmd->add_option("--print-after", options.printAfter,
+                  "Print the change and the SDG after this pass (a pass name, or 'all')");
+  cmd->add_option("--stop-after", options.stopAfter, "Stop the pipeline after this pass");
+  cmd->add_option("--disable", options.disabled, "Skip this pass (may be repeated)")->take_all();
+  return cmd;
+}
+
+namespace {
+
+std::string milliseconds(std::chrono::nanoseconds d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(d.count()) / 1e6);
+  return buf;
+}
+
+std::string padded(const std::string& s, size_t width) {
+  return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
+}
+
+void listPasses(const Pipeline& pipeline, std::ostream& out) {
+  int k = 1;
+  for (const auto& pass : pipeline.passes()) {
+    out << k++ << ". " << pass->name() << "\n   " << pass->description() << "\n";
+  }
+}
+
+void printChange(const PassSnapshot& snap, std::ostream& out) {
+  if (!snap.changed) {
+    out << "change: no change\n";
+    return;
+  }
+  out << "change: " << snap.diff.summary() << "\n";
+  for (const std::string& note : snap.change.notes) out << "  note: " << note << "\n";
+}
+
+void printAfter(const PassSnapshot& snap, size_t position, size_t total, std::ostream& out) {
+  out << "=== after " << snap.passName << " (" << position << "/" << total << ")"
+      << (snap.changed ? "" : " [no change]") << " ===\n";
+  out << snap.description << "\n";
+  printChange(snap, out);
+  out << printGraph(snap.graph) << "\n";
+}
+
+void printSummary(const Pipeline& pipeline, const std::vector<PassSnapshot>& snaps, std::ostream& out) {
+  const size_t width = 36;
+  out << padded("pass", width) << padded("changed nodes", 15) << "time\n";
+  size_t next = 0;
+  for (const std::string& name : pipeline.passNames()) {
+    if (next < snaps.size() && snaps[next].passName == name) {
+      const PassSnapshot& s = snaps[next++];
+      size_t count = s.diff.added.size() + s.diff.removed.size() + s.diff.rewritten.size();
+      out << padded(name, width) << padded(s.changed ? std::to_string(count) : "no change", 15)
+          << milliseconds(s.duration) << "\n";
+    } else {
+      out << padded(name, width) << (pipeline.isDisabled(name) ? "disabled" : "not run") << "\n";
+    }
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& err) {
+  Pipeline pipeline = defaultPipeline();
+  try {
+    for (const std::string& name : options.disabled) pipeline.disable(name);
+    if (!options.stopAfter.empty()) pipeline.stopAfter(options.stopAfter);
+    if (!options.printAfter.empty() && options.printAfter != "all") pipeline.pass(options.printAfter);
+  } catch (const UnknownPassError& e) {
+    err << "tempo compile: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (options.listPasses) {
+    listPasses(pipeline, out);
+    return kExitOk;
+  }
+  if (options.file.empty()) {
+    err << "tempo compile: a FILE is required (or --passes)\n";
+    return kExitUsage;
+  }
+  FrontendResult program = compileReporting(options.file, err);
+  if (!program.ok()) return kExitProgramErrors;
+  Graph graph = program.graph;
+  std::vector<PassSnapshot> snaps;
+  try {
+    snaps = pipeline.run(graph);
+  } catch (const PassError& e) {
+    err << "tempo compile: internal compiler error in " << e.what() << "\n";
+    return kExitRuntime;
+  }
+  if (options.printAfter.empty()) {
+    printSummary(pipeline, snaps, out);
+    out << printGraph(graph);
+  } else {
+    bool printed = false;
+    for (size_t i = 0; i < snaps.size(); ++i)
+      if (options.printAfter == "all" || options.printAfter == snaps[i].passName) {
+        printAfter(snaps[i], i + 1, snaps.size(), out);
+        printed = true;
+      }
+    if (!printed) out << "(pass " << options.printAfter << " did not run: disabled or after --stop-after)\n";
+  }
+  out << std::flush;
+  return kExitOk;
+}
+
+}  // namespace tempo::cli

@@ -1,0 +1,35 @@
+// CompileCommand: `tempo compile FILE [--passes] [--print-after=PASS|all]
+// [--stop-after=PASS] [--disable=PASS]...`.
+//
+// Runs the compiler's pass pipeline on a program and shows what each pass
+// did. `--passes` lists the pipeline (name and description) without
+// compiling. `--print-after` prints, for the chosen pass or all of them, a
+// header with the pass's name and description, what changed (counts and the
+// pass's notes, or "no change") and the SDG after it. Without it, a table
+// with one line per pass (changed nodes, time) is followed by the final SDG.
+// An unknown pass name is a usage error (exit 2) that lists the valid names.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace tempo::cli {
+
+struct CompileOptions {
+  std::string file;
+  bool listPasses = false;
+  std::string printAfter;  ///< a pass name, "all", or "" for the summary table
+  std::string stopAfter;
+  std::vector<std::string> disabled;
+};
+
+/// Registers the `compile` subcommand on `app`, filling `options` when parsed.
+CLI::App* addCompileCommand(CLI::App& app, CompileOptions& options);
+
+/// Runs the command; returns the exit code (see Cli.h).
+int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace tempo::cli
