@@ -1,0 +1,238 @@
+#include "executor/Executor.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace tempo {
+
+struct Executor::Stmt {
+  enum class Kind { For, If, Exec, Alloc, Free, SwapOut, SwapIn } kind = Kind::Exec;
+  int varSlot = -1;                    ///< For
+  CompiledIndex lower, upper;          ///< For
+  int64_t step = 1;                    ///< For
+  CompiledCondition condition;         ///< If
+  std::vector<Stmt> body, elseBody;    ///< For, If
+  int node = -1;                       ///< Exec and memory statements
+  std::vector<CompiledIndex> point;    ///< Exec
+  CompiledIndex bytes;                 ///< memory statements
+};
+
+namespace {
+
+int64_t product(const std::vector<int64_t>& v) {
+  int64_t n = 1;
+  for (int64_t x : v) n *= x;
+  return n;
+}
+
+}  // namespace
+
+Executor::Executor(const Graph& g, const LoopProgram& program, ExecutorOptions options)
+    : graph_(g), bounds_(std::move(options.bounds)), plan_(std::move(options.storage)) {
+  for (const auto& [name, value] : g.boundDefaults) bounds_.emplace(name, value);  // options win
+  for (const std::string& b : g.boundNames())
+    if (!bounds_.count(b)) throw ExecError("no value for bound '" + b + "': pass it in the executor options");
+  for (const auto& [name, value] : bounds_) loopSlots_.push_back(value), loopLayout_.add(name);
+  int maxId = g.nodes().empty() ? -1 : g.nodes().rbegin()->first;
+  programs_.resize(maxId + 1);
+  stores_.resize(maxId + 1);
+  for (const auto& [id, node] : g.nodes()) programs_[id] = std::make_unique<NodeProgram>(g, node, bounds_);
+  std::vector<std::string> scope;
+  compile(program.body, body_, scope);
+  loopSlots_.resize(loopLayout_.size(), 0);
+  resetStores();
+}
+
+Executor::~Executor() {
+  stores_.clear();  // stores release into the tracker, which must still exist
+}
+
+void Executor::compile(const LoopBody& body, std::vector<Stmt>& out, std::vector<std::string>& scope) {
+  for (const LoopStmt& s : body) {
+    Stmt c;
+    auto checkNode = [&](int node, const char* what) {
+      if (node < 0 || node >= static_cast<int>(programs_.size()) || !programs_[node])
+        throw ExecError(std::string(what) + " names node %" + std::to_string(node) + ", which is not in the graph");
+    };
+    // Variables not in scope must not resolve: compile against a layout of the visible names
+    // whose slots are the global ones (bounds first, then loop variables in first-use order).
+    SlotLayout visible;
+    for (const std::string& name : loopLayout_.names())
+      if (bounds_.count(name) || std::find(scope.begin(), scope.end(), name) != scope.end())
+        visible.add(name);
+      else
+        visible.add("\x01" + name);  // keeps slot numbers aligned; never matches a symbol
+    if (const auto* f = s.as<ForStmt>()) {
+      if (bounds_.count(f->var) || std::find(scope.begin(), scope.end(), f->var) != scope.end())
+        throw ExecError("loop variable '" + f->var + "' shadows a bound or an enclosing loop variable");
+      if (f->step == 0) throw ExecError("loop over '" + f->var + "' has step 0");
+      c.kind = Stmt::Kind::For;
+      std::string what = "the bounds of loop " + f->var;
+      c.lower = CompiledIndex(f->lower, visible, what);
+      c.upper = CompiledIndex(f->upper, visible, what);
+      c.step = f->step;
+      c.varSlot = loopLayout_.add(f->var);
+      scope.push_back(f->var);
+      compile(f->body, c.body, scope);
+      scope.pop_back();
+    } else if (const auto* i = s.as<IfStmt>()) {
+      c.kind = Stmt::Kind::If;
+      c.condition = CompiledCondition(i->condition, visible, "the guard `" + i->condition.str() + "`");
+      compile(i->thenBody, c.body, scope);
+      compile(i->elseBody, c.elseBody, scope);
+    } else if (const auto* e = s.as<ExecStmt>()) {
+      checkNode(e->node, "exec");
+      c.kind = Stmt::Kind::Exec;
+      c.node = e->node;
+      const Node& n = graph_.node(e->node);
+      if (e->point.size() != n.domain.size())
+        throw ExecError("exec of " + nodeLabel(n) + " gives " + std::to_string(e->point.size()) +
+                            " coordinates for a domain of " + std::to_string(n.domain.size()) + " dims",
+                        n.id);
+      for (const IndexExpr& x : e->point) c.point.emplace_back(x, visible, "the point of exec " + nodeLabel(n));
+    } else {
+      static const char* names[] = {"", "", "", "alloc", "free", "swap_out", "swap_in"};
+      size_t k = s.node.index();
+      c.kind = static_cast<Stmt::Kind>(k);
+      std::visit(
+          [&](const auto& m) {
+            if constexpr (requires { m.bytes; }) {
+              checkNode(m.node, names[k]);
+              c.node = m.node;
+              c.bytes = CompiledIndex(m.bytes, visible, std::string("the size of ") + names[k]);
+            }
+          },
+          s.node);
+    }
+    out.push_back(std::move(c));
+  }
+}
+
+void Executor::resetStores() {
+  for (auto& s : stores_) s.reset();
+  for (size_t id = 0; id < programs_.size(); ++id) {
+    if (!programs_[id]) continue;
+    const NodeProgram& p = *programs_[id];
+    const StoreSpec* spec = nullptr;
+    if (plan_)
+      if (auto it = plan_->find(static_cast<int>(id)); it != plan_->end()) spec = &it->second;
+    stores_[id] = makeStore(spec, {static_cast<int>(id), nodeLabel(p.node()), p.node().domain, p.domainBounds(),
+                                   memory_.get()});
+  }
+}
+
+void Executor::run() {
+  stores_.clear();
+  stores_.resize(programs_.size());
+  memory_ = std::make_unique<MemoryTracker>();
+  sources_ = std::make_unique<SourceArrays>(memory_.get());
+  resetStores();
+  stats_ = ExecStats{};
+  auto start = std::chrono::steady_clock::now();
+  execute(body_);
+  stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats_.peakBytes = memory_->peakBytes();
+}
+
+TensorStore& Executor::storeOf(int node, const char* what) {
+  TensorStore* s = stores_.at(node).get();
+  if (!s) throw ExecError(std::string(what) + ": no store for node %" + std::to_string(node));
+  return *s;
+}
+
+void Executor::execute(const std::vector<Stmt>& body) {
+  int64_t* slots = loopSlots_.data();
+  for (const Stmt& s : body) {
+    switch (s.kind) {
+      case Stmt::Kind::For: {
+        int64_t lo = s.lower.eval(slots), hi = s.upper.eval(slots);
+        if (s.step > 0) {
+          for (int64_t v = lo; v < hi; v += s.step) {
+            slots[s.varSlot] = v;
+            ++stats_.loopIterations;
+            execute(s.body);
+          }
+        } else {  // a backwards loop: from upper - 1 down to lower
+          for (int64_t v = hi - 1; v >= lo; v += s.step) {
+            slots[s.varSlot] = v;
+            ++stats_.loopIterations;
+            execute(s.body);
+          }
+        }
+        break;
+      }
+      case Stmt::Kind::If: execute(s.condition.holds(slots) ? s.body : s.elseBody); break;
+      case Stmt::Kind::Exec: {
+        point_.resize(s.point.size());
+        for (size_t i = 0; i < s.point.size(); ++i) point_[i] = s.point[i].eval(slots);
+        Tensor value = programs_[s.node]->compute(point_, stores_, *sources_);
+        storeOf(s.node, "exec").write(point_, std::move(value));
+        ++stats_.execs;
+        break;
+      }
+      case Stmt::Kind::Alloc: {
+        int64_t& declared = stats_.declaredBytes[s.node];
+        declared = std::max(declared, s.bytes.eval(slots));
+        storeOf(s.node, "alloc").allocate();
+        ++stats_.memoryStatements;
+        break;
+      }
+      case Stmt::Kind::Free: storeOf(s.node, "free").free(), ++stats_.memoryStatements; break;
+      case Stmt::Kind::SwapOut: storeOf(s.node, "swap_out").swapOut(), ++stats_.memoryStatements; break;
+      case Stmt::Kind::SwapIn: storeOf(s.node, "swap_in").swapIn(), ++stats_.memoryStatements; break;
+    }
+  }
+}
+
+const TensorStore& Executor::store(int node) const {
+  if (node < 0 || node >= static_cast<int>(stores_.size()) || !stores_[node])
+    throw ExecError("no store for node %" + std::to_string(node));
+  return *stores_[node];
+}
+
+const Tensor& Executor::valueAt(int node, const std::vector<int64_t>& point) const {
+  return store(node).read(point);
+}
+
+Tensor Executor::output(const GraphOutput& out) const {
+  const NodeProgram& p = *programs_.at(out.node);
+  const std::vector<int64_t>& bounds = p.domainBounds();
+  const TensorStore& s = store(out.node);
+  std::vector<Tensor> parts;
+  if (product(bounds) > 0) {
+    std::vector<int64_t> pt(bounds.size(), 0);
+    do parts.push_back(s.read(pt));
+    while ([&] {
+      for (size_t i = pt.size(); i-- > 0;) {
+        if (++pt[i] < bounds[i]) return true;
+        pt[i] = 0;
+      }
+      return false;
+    }());
+  }
+  std::vector<int64_t> spatial;
+  if (!parts.empty()) {
+    spatial = parts.front().shape();
+  } else {
+    try {
+      spatial = p.node().type.evaluateShape(bounds_);
+    } catch (const std::exception&) {
+      throw ExecError("output '" + out.name + "': its domain is empty and its element shape depends on a dimension",
+                      out.node);
+    }
+  }
+  for (const Tensor& t : parts)
+    if (t.shape() != spatial)
+      throw ExecError("output '" + out.name + "': its element shape varies over the domain", out.node);
+  std::vector<int64_t> shape = bounds;
+  shape.insert(shape.end(), spatial.begin(), spatial.end());
+  return Tensor::stack(parts, p.node().type.dtype, spatial).reshaped(shape);
+}
+
+std::vector<std::pair<std::string, Tensor>> Executor::outputs() const {
+  std::vector<std::pair<std::string, Tensor>> result;
+  for (const GraphOutput& out : graph_.outputs) result.emplace_back(out.name, output(out));
+  return result;
+}
+
+}  // namespace tempo

@@ -1,0 +1,96 @@
+// Executor: runs a LoopProgram on the CPU.
+//
+// Construction compiles everything once: each For bound, If guard, exec point
+// and alloc size against a slot layout of the bounds and loop variables (an
+// out-of-scope variable is an ExecError here, before anything runs), and each
+// node into a NodeProgram. `run()` walks the loop AST: a For evaluates its
+// bounds and iterates its variable, an If its guard, an Exec computes one
+// node at one point from its producers' stores and writes its own store,
+// Alloc/Free/SwapOut/SwapIn open, drop and move a node's store. Each node's
+// store is the kind the StoragePlan gives it (a WholeStore without a plan), so
+// a wrong plan or schedule shows up as an ExecError naming the node and
+// point. `outputs()` assembles every graph output as one Tensor of shape
+// [domain bounds..., element shape], the layout of ReferenceInterpreter::
+// evaluateOutput. Stats: statements executed, live/peak bytes, time.
+#pragma once
+
+#include "executor/ExecError.h"
+#include "executor/MemoryTracker.h"
+#include "executor/NodeProgram.h"
+#include "executor/SourceArrays.h"
+#include "executor/StoragePlan.h"
+#include "executor/TensorStore.h"
+#include "graph/Graph.h"
+#include "schedule/LoopAst.h"
+#include "tensor/Tensor.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tempo {
+
+struct ExecutorOptions {
+  /// Bound values; missing ones fall back to the graph's `boundDefaults`.
+  SymbolEnv bounds;
+  /// Store kind per node; nullopt (or a node missing from it) means a WholeStore.
+  std::optional<StoragePlan> storage;
+};
+
+struct ExecStats {
+  int64_t execs = 0;          ///< Exec statements run (node points computed)
+  int64_t loopIterations = 0;
+  int64_t memoryStatements = 0;  ///< Alloc, Free, SwapOut, SwapIn run
+  int64_t peakBytes = 0;
+  double seconds = 0;
+  std::map<int, int64_t> declaredBytes;  ///< per node: the largest Alloc size the schedule declared
+};
+
+class Executor {
+public:
+  /// `g` and `program` must outlive the executor. Throws ExecError when the
+  /// program names an unknown node, uses a variable out of scope, or a bound
+  /// has no value.
+  Executor(const Graph& g, const LoopProgram& program, ExecutorOptions options);
+  ~Executor();
+
+  /// Runs the whole program (again from empty stores if called twice).
+  void run();
+
+  /// Every graph output in `g.outputs` order, after run().
+  std::vector<std::pair<std::string, Tensor>> outputs() const;
+  Tensor output(const GraphOutput& out) const;
+  /// The stored value of `node` at `point` (ExecError if the store does not hold it).
+  const Tensor& valueAt(int node, const std::vector<int64_t>& point) const;
+
+  const ExecStats& stats() const { return stats_; }
+  const MemoryTracker& memory() const { return *memory_; }
+  const TensorStore& store(int node) const;
+  const SymbolEnv& bounds() const { return bounds_; }
+
+  struct Stmt;  // a compiled statement (Executor.cpp)
+
+private:
+  void compile(const LoopBody& body, std::vector<Stmt>& out, std::vector<std::string>& scope);
+  void execute(const std::vector<Stmt>& body);
+  void resetStores();
+  TensorStore& storeOf(int node, const char* what);
+
+  const Graph& graph_;
+  SymbolEnv bounds_;
+  std::optional<StoragePlan> plan_;
+  SlotLayout loopLayout_;
+  std::vector<int64_t> loopSlots_;
+  std::vector<Stmt> body_;
+  std::vector<std::unique_ptr<NodeProgram>> programs_;  ///< by NodeId
+  std::unique_ptr<MemoryTracker> memory_;
+  std::unique_ptr<SourceArrays> sources_;
+  StoreTable stores_;
+  std::vector<int64_t> point_;
+  ExecStats stats_;
+};
+
+}  // namespace tempo

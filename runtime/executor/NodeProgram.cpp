@@ -1,0 +1,204 @@
+#include "executor/NodeProgram.h"
+
+#include "executor/ExecError.h"
+#include "kernels/ReferenceKernels.h"
+
+namespace tempo {
+
+namespace {
+
+bool usesPointAttrs(OpKind op) { return op == OpKind::Slice || op == OpKind::Reshape || op == OpKind::Expand; }
+
+}  // namespace
+
+std::string nodeLabel(const Node& n) {
+  std::string s = "%" + std::to_string(n.id);
+  if (!n.name.empty()) s += " '" + n.name + "'";
+  return s + " (" + std::string(opName(n.op)) + ")";
+}
+
+NodeProgram::NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds)
+    : graph_(&g), node_(&n), bounds_(bounds) {
+  SlotLayout layout;
+  for (const auto& [name, value] : bounds) slots_.push_back(value), layout.add(name);
+  firstDimSlot_ = static_cast<int>(layout.size());
+  for (const std::string& dim : n.domain) {
+    if (layout.find(dim) >= 0) throw ExecError(nodeLabel(n) + ": dimension '" + dim + "' appears twice", n.id);
+    layout.add(dim);
+    slots_.push_back(0);
+    std::string bound = g.boundOf(dim);
+    auto it = bounds.find(bound);
+    if (bound.empty() || it == bounds.end())
+      throw ExecError(nodeLabel(n) + ": no value for the bound of dimension '" + dim + "'", n.id);
+    domainBounds_.push_back(it->second);
+  }
+  std::string where = "node " + nodeLabel(n);
+  for (const IndexExpr& s : n.type.shape) shape_.emplace_back(s, layout, where + " shape");
+  if (usesPointAttrs(n.op)) {
+    attrStart_ = CompiledIndex(n.attrs.start, layout, where + " attribute");
+    attrStop_ = CompiledIndex(n.attrs.stop, layout, where + " attribute");
+    for (const IndexExpr& s : n.attrs.shape) attrShape_.emplace_back(s, layout, where + " attribute");
+  }
+  if (n.op == OpKind::EvalIndex) {
+    if (!n.attrs.index) throw ExecError(where + ": eval_index without an index expression", n.id);
+    evalIndex_ = CompiledIndex(*n.attrs.index, layout, where + " eval_index");
+  }
+  if (opClass(n.op) == OpClass::Source) return;
+  for (const Edge* e : g.inputs(n.id)) {
+    const Node& p = g.node(e->producer);
+    if (e->index.size() != p.domain.size())
+      throw ExecError(where + ": input " + e->str() + " has " + std::to_string(e->index.size()) +
+                          " index atoms but " + nodeLabel(p) + " has " + std::to_string(p.domain.size()) + " dims",
+                      n.id);
+    Input in;
+    in.edge = e;
+    std::string what = where + " input " + e->str();
+    for (size_t i = 0; i < e->index.size(); ++i) {
+      const IndexAtom& a = e->index[i];
+      in.lo.emplace_back(a.start, layout, what);
+      in.hi.push_back(a.isSlice() ? CompiledIndex(*a.stop, layout, what) : CompiledIndex());
+      in.isSlice.push_back(a.isSlice());
+      auto it = bounds.find(g.boundOf(p.domain[i]));
+      if (it == bounds.end()) throw ExecError(what + ": no value for the bound of '" + p.domain[i] + "'", n.id);
+      in.producerBounds.push_back(it->second);
+    }
+    in.condition = CompiledCondition(e->condition, layout, what + " condition");
+    inputs_.push_back(std::move(in));
+  }
+}
+
+std::string NodeProgram::describe(const std::vector<int64_t>& point) const {
+  std::string s = "node " + nodeLabel(*node_);
+  if (node_->loc.valid())
+    s += " at " + (graph_->file.empty() ? "" : graph_->file + ":") + std::to_string(node_->loc.begin.line) + ":" +
+         std::to_string(node_->loc.begin.col);
+  s += ", point (";
+  for (size_t i = 0; i < point.size(); ++i)
+    s += (i ? ", " : "") + (i < node_->domain.size() ? node_->domain[i] : "?") + "=" + std::to_string(point[i]);
+  return s + ")";
+}
+
+void NodeProgram::fail(const std::vector<int64_t>& point, const std::string& message) const {
+  throw ExecError(describe(point) + ": " + message, node_->id, point);
+}
+
+Tensor NodeProgram::compute(const std::vector<int64_t>& point, const StoreTable& stores, SourceArrays& sources) {
+  const Node& n = *node_;
+  if (point.size() != domainBounds_.size()) fail(point, "a point of the wrong rank");
+  for (size_t i = 0; i < point.size(); ++i) {
+    if (point[i] < 0 || point[i] >= domainBounds_[i])
+      fail(point, "point outside the domain: " + n.domain[i] + " not in [0, " + std::to_string(domainBounds_[i]) + ")");
+    slots_[firstDimSlot_ + i] = point[i];
+  }
+  std::vector<int64_t> shape;
+  shape.reserve(shape_.size());
+  for (const CompiledIndex& s : shape_) {
+    shape.push_back(s.eval(slots_.data()));
+    if (shape.back() < 0) fail(point, "the shape " + n.type.shapeStr() + " is negative here");
+  }
+  Tensor result;
+  if (opClass(n.op) == OpClass::Source) {
+    result = source(point, shape, sources);
+  } else {
+    std::vector<Tensor> args;
+    for (const Input& in : inputs_) {
+      bool live = in.condition.holds(slots_.data());
+      if (n.op == OpKind::Merge) {
+        if (!live) continue;
+        args.push_back(gather(in, point, stores));
+        break;
+      }
+      if (!live)
+        fail(point, "the condition `" + in.edge->condition.str() + "` of input " + in.edge->str() +
+                        " does not hold, and only merge inputs may be conditional");
+      args.push_back(gather(in, point, stores));
+    }
+    if (n.op == OpKind::Merge) {
+      if (args.empty()) fail(point, "no branch of the merge covers this point");
+      result = args.front();
+    } else {
+      try {
+        result = usesPointAttrs(n.op) ? ref::evalOp(n.op, attrsHere(), args, n.type.dtype, shape)
+                                      : ref::evalOp(n.op, n.attrs, args, n.type.dtype, shape);
+      } catch (const std::exception& ex) {
+        fail(point, std::string("kernel failed: ") + ex.what());
+      }
+    }
+  }
+  if (result.shape() != shape || result.dtype() != n.type.dtype)
+    fail(point, "computed " + std::string(dtypeName(result.dtype())) + shapeString(result.shape()) +
+                    " but the node's type is " + std::string(dtypeName(n.type.dtype)) + shapeString(shape) + " here");
+  return result;
+}
+
+Tensor NodeProgram::gather(const Input& in, const std::vector<int64_t>& point, const StoreTable& stores) {
+  const Node& producer = graph_->node(in.edge->producer);
+  const TensorStore* store = stores.at(producer.id).get();
+  size_t rank = in.lo.size();
+  std::vector<int64_t> lo(rank), hi(rank), leading;
+  for (size_t i = 0; i < rank; ++i) {
+    lo[i] = in.lo[i].eval(slots_.data());
+    hi[i] = in.isSlice[i] ? in.hi[i].eval(slots_.data()) : lo[i] + 1;
+    bool inside = in.isSlice[i] ? (0 <= lo[i] && lo[i] <= hi[i] && hi[i] <= in.producerBounds[i])
+                                : (0 <= lo[i] && lo[i] < in.producerBounds[i]);
+    if (!inside)
+      fail(point, "reads " + nodeLabel(producer) + " outside its domain through " + in.edge->str() + ": " +
+                      producer.domain[i] + " in [" + std::to_string(lo[i]) + ", " + std::to_string(hi[i]) +
+                      "), valid is [0, " + std::to_string(in.producerBounds[i]) + ")");
+    if (in.isSlice[i]) leading.push_back(hi[i] - lo[i]);
+  }
+  if (leading.empty()) return store->read(lo);
+  std::vector<Tensor> parts;
+  std::vector<int64_t> p = lo;
+  bool empty = false;
+  for (size_t i = 0; i < rank; ++i) empty = empty || lo[i] == hi[i];
+  if (!empty) {
+    do parts.push_back(store->read(p));
+    while ([&] {
+      for (size_t i = rank; i-- > 0;) {
+        if (++p[i] < hi[i]) return true;
+        p[i] = lo[i];
+      }
+      return false;
+    }());
+  }
+  std::vector<int64_t> partShape;
+  try {
+    partShape = parts.empty() ? producer.type.evaluateShape(bounds_) : parts.front().shape();
+  } catch (const std::exception&) {
+    fail(point, "empty slice read " + in.edge->str() + " of a producer whose shape " + producer.type.shapeStr() +
+                    " depends on its dimensions");
+  }
+  std::vector<int64_t> shape = leading;
+  shape.insert(shape.end(), partShape.begin(), partShape.end());
+  try {
+    return Tensor::stack(parts, producer.type.dtype, partShape).reshaped(shape);
+  } catch (const std::exception& ex) {
+    fail(point, "cannot stack the slice read " + in.edge->str() + ": " + ex.what());
+  }
+}
+
+Tensor NodeProgram::source(const std::vector<int64_t>& point, const std::vector<int64_t>& shape,
+                           SourceArrays& sources) {
+  const Node& n = *node_;
+  switch (n.op) {
+    case OpKind::Constant: return Tensor::full(n.type.dtype, shape, n.attrs.value);
+    case OpKind::EvalIndex:
+      return Tensor::scalar(n.type.dtype, static_cast<double>(evalIndex_.eval(slots_.data())));
+    default:
+      if (!isWholeArraySource(n.op)) fail(point, "not a source op");
+      const Tensor* whole = sources.find(n.id);
+      if (!whole) whole = &sources.get(n, domainBounds_, bounds_, describe(point));
+      return point.empty() ? *whole : whole->index(point);
+  }
+}
+
+OpAttrs NodeProgram::attrsHere() const {
+  OpAttrs out = node_->attrs;
+  out.start = IndexExpr(attrStart_.eval(slots_.data()));
+  out.stop = IndexExpr(attrStop_.eval(slots_.data()));
+  for (size_t i = 0; i < attrShape_.size(); ++i) out.shape[i] = IndexExpr(attrShape_[i].eval(slots_.data()));
+  return out;
+}
+
+}  // namespace tempo

@@ -1,0 +1,67 @@
+// NodeProgram: one node of the SDG compiled for execution at any point.
+//
+// Built once per node: the node's index expressions (element shape, slice /
+// reshape / expand attributes, eval_index, and every input edge's atoms and
+// condition) compiled against a layout of the bounds and the node's own
+// dimensions. `compute(point)` then binds the point, gathers the inputs from
+// the producers' stores — a point atom reads one producer point, slice atoms
+// read a box of them stacked into new leading dims in atom order, a merge
+// takes the first input whose condition holds — and applies the reference
+// kernel, or produces a source value. The semantics are exactly those of the
+// ReferenceInterpreter; failures are ExecErrors naming the node and point.
+#pragma once
+
+#include "executor/CompiledIndex.h"
+#include "executor/SourceArrays.h"
+#include "executor/TensorStore.h"
+#include "graph/Graph.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tempo {
+
+using StoreTable = std::vector<std::unique_ptr<TensorStore>>;  ///< indexed by NodeId
+
+/// `%4 'h' (merge)`.
+std::string nodeLabel(const Node& n);
+
+class NodeProgram {
+public:
+  /// `bounds` holds the value of every bound the node uses.
+  NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds);
+
+  const Node& node() const { return *node_; }
+  const std::vector<int64_t>& domainBounds() const { return domainBounds_; }
+  /// The value at `point`; reads producers from `stores`.
+  Tensor compute(const std::vector<int64_t>& point, const StoreTable& stores, SourceArrays& sources);
+  /// `node %4 'h' (merge) at f.tpo:3:1, point (b=0, t=2)`.
+  std::string describe(const std::vector<int64_t>& point) const;
+  [[noreturn]] void fail(const std::vector<int64_t>& point, const std::string& message) const;
+
+private:
+  struct Input {
+    const Edge* edge = nullptr;
+    std::vector<CompiledIndex> lo, hi;  ///< hi only meaningful for slice atoms
+    std::vector<bool> isSlice;
+    std::vector<int64_t> producerBounds;
+    CompiledCondition condition;
+  };
+  Tensor gather(const Input& in, const std::vector<int64_t>& point, const StoreTable& stores);
+  Tensor source(const std::vector<int64_t>& point, const std::vector<int64_t>& shape, SourceArrays& sources);
+  OpAttrs attrsHere() const;
+
+  const Graph* graph_;
+  const Node* node_;
+  SymbolEnv bounds_;
+  std::vector<int64_t> domainBounds_;
+  int firstDimSlot_ = 0;
+  std::vector<int64_t> slots_;  ///< bound values, then the point's coordinates
+  std::vector<CompiledIndex> shape_;
+  CompiledIndex attrStart_, attrStop_, evalIndex_;
+  std::vector<CompiledIndex> attrShape_;
+  std::vector<Input> inputs_;
+};
+
+}  // namespace tempo

@@ -1,0 +1,41 @@
+// SourceArrays: the whole-domain arrays behind loaded and initialised sources.
+//
+// A load(), random or hash_init node is defined over its whole domain at once
+// (an .npy file holds every point; initialisers are defined by flat index over
+// the domain box followed by the element shape), so, exactly like the
+// reference interpreter, the executor builds the array once, on the node's
+// first exec, and indexes it at each point. The arrays count as memory of
+// their node in the MemoryTracker for as long as the executor lives.
+#pragma once
+
+#include "executor/MemoryTracker.h"
+#include "graph/Graph.h"
+#include "tensor/Tensor.h"
+
+#include <map>
+
+namespace tempo {
+
+/// True for Load, RandomNormal, RandomUniform and HashInit.
+bool isWholeArraySource(OpKind op);
+
+class SourceArrays {
+public:
+  explicit SourceArrays(MemoryTracker* tracker) : tracker_(tracker) {}
+  /// The array of `n` over the box `domainBounds` x its element shape at `bounds`;
+  /// ExecError when a file is missing or has the wrong shape or dtype.
+  const Tensor& get(const Node& n, const std::vector<int64_t>& domainBounds, const SymbolEnv& bounds,
+                    const std::string& label);
+
+  /// The array of node `id` if it was built already, else nullptr.
+  const Tensor* find(NodeId id) const {
+    auto it = arrays_.find(id);
+    return it == arrays_.end() ? nullptr : &it->second;
+  }
+
+private:
+  MemoryTracker* tracker_;
+  std::map<NodeId, Tensor> arrays_;
+};
+
+}  // namespace tempo

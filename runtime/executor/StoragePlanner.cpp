@@ -1,0 +1,275 @@
+#include "executor/StoragePlanner.h"
+
+#include "executor/SourceArrays.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+#include <set>
+
+namespace tempo {
+
+namespace {
+
+/// One exec of a node in the loop program.
+struct Site {
+  const ExecStmt* exec = nullptr;
+  std::vector<const ForStmt*> loops;  ///< enclosing loops, outermost first
+  size_t order = 0;                   ///< pre-order position in the program
+};
+
+using SiteMap = std::map<NodeId, std::vector<Site>>;
+
+void collectSites(const LoopBody& body, std::vector<const ForStmt*>& loops, SiteMap& out, size_t& order) {
+  for (const LoopStmt& s : body) {
+    ++order;
+    if (const auto* f = s.as<ForStmt>()) {
+      loops.push_back(f);
+      collectSites(f->body, loops, out, order);
+      loops.pop_back();
+    } else if (const auto* i = s.as<IfStmt>()) {
+      collectSites(i->thenBody, loops, out, order);
+      collectSites(i->elseBody, loops, out, order);
+    } else if (const auto* e = s.as<ExecStmt>()) {
+      out[e->node].push_back({e, loops, order});
+    }
+  }
+}
+
+int indexOf(const std::vector<std::string>& v, const std::string& x) {
+  auto it = std::find(v.begin(), v.end(), x);
+  return it == v.end() ? -1 : static_cast<int>(it - v.begin());
+}
+
+/// For an affine `d + c` (coefficient 1 on d, nothing else): c.
+std::optional<int64_t> offsetFrom(const IndexExpr& e, const std::string& d) {
+  auto lin = e.linear();
+  if (!lin || lin->coeffs.size() != 1) return std::nullopt;
+  auto it = lin->coeffs.begin();
+  if (it->first.name != d || it->second != 1) return std::nullopt;
+  return lin->constant;
+}
+
+/// The range [minK, maxK] of look-backs `d - k` an atom reads along dim d.
+std::optional<std::pair<int64_t, int64_t>> lookbacks(const IndexAtom& a, const std::string& d) {
+  if (!a.isSlice()) {
+    auto c = offsetFrom(a.start, d);
+    if (!c) return std::nullopt;
+    return std::make_pair(-*c, -*c);
+  }
+  auto hi = offsetFrom(*a.stop, d);  // reads up to d + hi - 1
+  if (!hi) return std::nullopt;
+  std::optional<int64_t> lo = offsetFrom(a.start, d);
+  if (!lo && a.start.kind() == IndexExpr::Kind::Max)  // max(0, d - m) >= d - m
+    for (const IndexExpr& o : a.start.operands())
+      if (auto c = offsetFrom(o, d)) lo = lo ? std::max(*lo, *c) : *c;
+  if (!lo) return std::nullopt;
+  return std::make_pair(1 - *hi, -*lo);
+}
+
+bool isIdentityAtom(const IndexAtom& a, const std::string& d) {
+  return !a.isSlice() && a.start == IndexExpr::dim(d);
+}
+
+bool isLoopVar(const IndexExpr& e, const ForStmt* f) {
+  auto s = e.asSymbol();
+  return s && s->name == f->var;
+}
+
+class Planner {
+public:
+  Planner(const Graph& g, const LoopProgram& p) : g_(g) {
+    std::vector<const ForStmt*> loops;
+    size_t order = 0;
+    collectSites(p.body, loops, sites_, order);
+    for (const GraphOutput& o : g.outputs) outputs_.insert(o.node);
+  }
+
+  StoreSpec plan(const Node& n) const {
+    if (outputs_.count(n.id)) return StoreSpec::whole("a graph output");
+    std::vector<const Edge*> users = g_.users(n.id);
+    if (sites_.find(n.id) == sites_.end()) return StoreSpec::whole("not executed by the schedule");
+    bool allIdentity = std::all_of(users.begin(), users.end(), [&](const Edge* e) { return e->isIdentityRead(n.domain); });
+    if (allIdentity && pointSafe(n, users)) return StoreSpec::point("every read is the point just computed");
+    for (size_t d = 0; d < n.domain.size(); ++d) {
+      auto range = lookbackRange(n, users, d);
+      if (!range) continue;
+      auto [minK, maxK] = *range;
+      int64_t window = std::max(std::abs(minK), std::abs(maxK)) + 1;
+      int direction = maxK > 0 ? 1 : minK < 0 ? -1 : 0;
+      if (circularSafe(n, users, d, direction))
+        return StoreSpec::circular(static_cast<int>(d), window,
+                                   "reads along " + n.domain[d] + " stay within " + std::to_string(window) +
+                                       " of the loop's current coordinate");
+    }
+    return StoreSpec::whole(users.empty() ? "never read" : "reads not covered by a point or circular window");
+  }
+
+private:
+  /// Every reader site is preceded in its iteration by an exec of `n` at the same point.
+  bool pointSafe(const Node& n, const std::vector<const Edge*>& users) const {
+    const std::vector<Site>& own = sites_.at(n.id);
+    for (const Edge* e : users) {
+      const Node& c = g_.node(e->consumer);
+      auto it = sites_.find(c.id);
+      if (it == sites_.end()) continue;  // a reader never executed reads nothing
+      for (const Site& sc : it->second) {
+        const Site* sp = nullptr;
+        for (const Site& s : own)
+          if (s.order < sc.order && (!sp || s.order > sp->order)) sp = &s;
+        if (!sp || sp->loops != sc.loops) return false;
+        for (size_t i = 0; i < n.domain.size(); ++i) {
+          int ci = indexOf(c.domain, n.domain[i]);
+          if (ci < 0 || sp->exec->point[i] != sc.exec->point[ci]) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /// Look-backs along dim d over all reads (identity elsewhere), or nullopt.
+  std::optional<std::pair<int64_t, int64_t>> lookbackRange(const Node& n, const std::vector<const Edge*>& users,
+                                                           size_t d) const {
+    if (users.empty()) return std::nullopt;
+    int64_t minK = INT64_MAX, maxK = INT64_MIN;
+    for (const Edge* e : users) {
+      if (e->index.size() != n.domain.size()) return std::nullopt;
+      for (size_t i = 0; i < n.domain.size(); ++i) {
+        if (i == d) continue;
+        if (!isIdentityAtom(e->index[i], n.domain[i])) return std::nullopt;
+      }
+      auto r = lookbacks(e->index[d], n.domain[d]);
+      if (!r) return std::nullopt;
+      minK = std::min(minK, r->first);
+      maxK = std::max(maxK, r->second);
+    }
+    if (minK < 0 && maxK > 0) return std::nullopt;  // reads both behind and ahead
+    return std::make_pair(minK, maxK);
+  }
+
+  /// `n` and every reader execute inside one loop over n's dim d, in the direction of the reads.
+  bool circularSafe(const Node& n, const std::vector<const Edge*>& users, size_t d, int direction) const {
+    const std::vector<Site>& own = sites_.at(n.id);
+    const ForStmt* loop = nullptr;
+    for (const ForStmt* f : own.front().loops)
+      if (isLoopVar(own.front().exec->point[d], f)) loop = f;
+    if (!loop || (direction > 0 && loop->step <= 0) || (direction < 0 && loop->step >= 0)) return false;
+    auto inLoop = [&](const Site& s, const IndexExpr& coord) {
+      return std::find(s.loops.begin(), s.loops.end(), loop) != s.loops.end() && isLoopVar(coord, loop);
+    };
+    for (const Site& s : own)
+      if (!inLoop(s, s.exec->point[d])) return false;
+    for (const Edge* e : users) {
+      const Node& c = g_.node(e->consumer);
+      int ci = indexOf(c.domain, n.domain[d]);
+      if (ci < 0) return false;
+      auto it = sites_.find(c.id);
+      if (it == sites_.end()) continue;
+      for (const Site& s : it->second)
+        if (!inLoop(s, s.exec->point[ci])) return false;
+    }
+    return true;
+  }
+
+  const Graph& g_;
+  SiteMap sites_;
+  std::set<NodeId> outputs_;
+};
+
+std::vector<int64_t> domainBounds(const Graph& g, const Node& n, const SymbolEnv& bounds) {
+  std::vector<int64_t> out;
+  for (const std::string& d : n.domain) {
+    auto it = bounds.find(g.boundOf(d));
+    out.push_back(it == bounds.end() ? 0 : it->second);
+  }
+  return out;
+}
+
+/// Total and largest bytes of one point's value over the box.
+std::pair<int64_t, int64_t> pointBytes(const Node& n, const std::vector<int64_t>& box, const SymbolEnv& bounds) {
+  int64_t elem = static_cast<int64_t>(dtypeSize(n.type.dtype));
+  auto bytesAt = [&](const SymbolEnv& env) {
+    int64_t numel = 1;
+    for (int64_t s : n.type.evaluateShape(env)) numel *= std::max<int64_t>(s, 0);
+    return numel * elem;
+  };
+  int64_t count = 1;
+  for (int64_t b : box) count *= std::max<int64_t>(b, 0);
+  if (count == 0) return {0, 0};
+  if (n.type.isStaticOverDims()) {
+    int64_t one = bytesAt(bounds);
+    return {one * count, one};
+  }
+  int64_t total = 0, largest = 0;
+  std::vector<int64_t> p(box.size(), 0);
+  SymbolEnv env = bounds;
+  for (int64_t k = 0; k < count; ++k) {
+    for (size_t i = 0; i < p.size(); ++i) env[n.domain[i]] = p[i];
+    int64_t b = bytesAt(env);
+    total += b;
+    largest = std::max(largest, b);
+    for (size_t i = p.size(); i-- > 0;) {
+      if (++p[i] < box[i]) break;
+      p[i] = 0;
+    }
+  }
+  return {total, largest};
+}
+
+}  // namespace
+
+int64_t predictStoreBytes(const Graph& g, const Node& n, const StoreSpec& spec, const SymbolEnv& bounds) {
+  std::vector<int64_t> box = domainBounds(g, n, bounds);
+  auto [total, largest] = pointBytes(n, box, bounds);
+  int64_t bytes = total;
+  if (spec.kind == StoreKind::Point) bytes = largest;
+  if (spec.kind == StoreKind::Circular) {
+    int64_t points = std::min<int64_t>(spec.window, box[spec.dim]);
+    for (size_t i = 0; i < box.size(); ++i)
+      if (static_cast<int>(i) != spec.dim) points *= box[i];
+    bytes = largest * points;
+  }
+  if (isWholeArraySource(n.op)) bytes += total;  // the loaded / initialised array itself
+  return bytes;
+}
+
+StoragePlan planStorage(const Graph& g, const LoopProgram& program, const SymbolEnv& bounds) {
+  Planner planner(g, program);
+  StoragePlan plan;
+  for (const auto& [id, n] : g.nodes()) {
+    StoreSpec spec = planner.plan(n);
+    spec.predictedBytes = predictStoreBytes(g, n, spec, bounds);
+    plan.emplace(id, std::move(spec));
+  }
+  return plan;
+}
+
+StoragePlan wholeStoragePlan(const Graph& g, const SymbolEnv& bounds) {
+  StoragePlan plan;
+  for (const auto& [id, n] : g.nodes()) {
+    StoreSpec spec = StoreSpec::whole("baseline");
+    spec.predictedBytes = predictStoreBytes(g, n, spec, bounds);
+    plan.emplace(id, std::move(spec));
+  }
+  return plan;
+}
+
+int64_t predictedTotalBytes(const StoragePlan& plan) {
+  int64_t total = 0;
+  for (const auto& [id, spec] : plan) total += spec.predictedBytes;
+  return total;
+}
+
+std::string printStoragePlan(const Graph& g, const StoragePlan& plan) {
+  std::string out;
+  for (const auto& [id, spec] : plan) {
+    const Node& n = g.node(id);
+    std::string kind = storeKindName(spec.kind);
+    if (spec.kind == StoreKind::Circular) kind += "(" + n.domain[spec.dim] + ", " + std::to_string(spec.window) + ")";
+    out += "%" + std::to_string(id) + (n.name.empty() ? "" : " " + n.name) + ": " + kind + "  " +
+           std::to_string(spec.predictedBytes) + " B" + (spec.reason.empty() ? "" : "  -- " + spec.reason) + "\n";
+  }
+  return out;
+}
+
+}  // namespace tempo

@@ -1,0 +1,42 @@
+// StoragePlanner: picks the smallest safe tensor store for every node.
+//
+// From a node's readers (its users' edges) and where the schedule executes
+// the node and its readers, the planner chooses, conservatively:
+//  - point: every read is the identity point, the node is not an output, and
+//    each reader's exec is preceded, in the same loop iteration (same chain of
+//    enclosing loops), by an exec of the node at the same point expressions;
+//  - circular(d, K): every read is identity on the other dims and reads along
+//    d only coordinates `d - k` with 0 <= k < K (points `t - 1`, windows
+//    `max(0, t - W + 1):t + 1`), and the node and all its readers execute
+//    inside one forward loop whose variable is their coordinate along d (a
+//    backward loop with look-ahead reads `d + k` works the same way);
+//  - whole otherwise (outputs, growing windows, anything not recognised).
+// A wrong plan cannot give wrong numbers: the stores check every read and
+// raise an ExecError. Each spec carries its predicted bytes at the given
+// bound values (element bytes x points held; plus the whole array of a
+// loaded or initialised source) and the reason for the choice.
+#pragma once
+
+#include "executor/StoragePlan.h"
+#include "graph/Graph.h"
+#include "schedule/LoopAst.h"
+
+#include <string>
+
+namespace tempo {
+
+StoragePlan planStorage(const Graph& g, const LoopProgram& program, const SymbolEnv& bounds);
+
+/// A plan where every node is whole, with predicted bytes (the baseline).
+StoragePlan wholeStoragePlan(const Graph& g, const SymbolEnv& bounds);
+
+/// Bytes a store of kind `spec` holds for node `n` at most, at `bounds`.
+int64_t predictStoreBytes(const Graph& g, const Node& n, const StoreSpec& spec, const SymbolEnv& bounds);
+
+/// Sum of the predicted bytes of a plan.
+int64_t predictedTotalBytes(const StoragePlan& plan);
+
+/// One line per node: `%4 h: circular(t, 2)  1024 B  -- reason`.
+std::string printStoragePlan(const Graph& g, const StoragePlan& plan);
+
+}  // namespace tempo

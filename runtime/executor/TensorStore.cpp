@@ -1,0 +1,152 @@
+#include "executor/TensorStore.h"
+
+#include "executor/ExecError.h"
+
+namespace tempo {
+
+namespace {
+
+size_t slotCountOf(const std::vector<int64_t>& bounds, int skipDim, int64_t times) {
+  int64_t n = times;
+  for (size_t i = 0; i < bounds.size(); ++i)
+    if (static_cast<int>(i) != skipDim) n *= bounds[i];
+  return static_cast<size_t>(n);
+}
+
+}  // namespace
+
+TensorStore::TensorStore(StoreContext ctx, size_t slots) : ctx_(std::move(ctx)), slots_(slots) {}
+
+TensorStore::~TensorStore() {
+  if (ctx_.tracker && state_ != State::Swapped && bytes_ > 0) ctx_.tracker->release(ctx_.node, bytes_);
+}
+
+std::string TensorStore::pointString(const Point& p) const {
+  std::string s = "(";
+  for (size_t i = 0; i < p.size(); ++i)
+    s += (i ? ", " : "") + (i < ctx_.dims.size() ? ctx_.dims[i] : "?") + "=" + std::to_string(p[i]);
+  return s + ")";
+}
+
+int64_t TensorStore::rowMajor(const Point& p, int skipDim) const {
+  int64_t flat = 0;
+  for (size_t i = 0; i < p.size(); ++i)
+    if (static_cast<int>(i) != skipDim) flat = flat * ctx_.bounds[i] + p[i];
+  return flat;
+}
+
+void TensorStore::checkInDomain(const Point& p) const {
+  if (p.size() != ctx_.bounds.size())
+    fail(p, "a point of " + std::to_string(p.size()) + " coordinates for a domain of " +
+                std::to_string(ctx_.bounds.size()) + " dims");
+  for (size_t i = 0; i < p.size(); ++i)
+    if (p[i] < 0 || p[i] >= ctx_.bounds[i])
+      fail(p, "outside the domain: " + ctx_.dims[i] + " not in [0, " + std::to_string(ctx_.bounds[i]) + ")");
+}
+
+void TensorStore::fail(const Point& p, const std::string& why) const {
+  throw ExecError(describe() + " store of " + ctx_.label + ", point " + pointString(p) + ": " + why, ctx_.node, p);
+}
+
+std::string TensorStore::evictedReason(const Point& other) const {
+  return "its slot holds " + pointString(other);
+}
+
+void TensorStore::write(const Point& p, Tensor value) {
+  if (state_ != State::Open)
+    fail(p, state_ == State::Freed ? "write after free" : "write while swapped out");
+  checkInDomain(p);
+  Slot& s = slots_[slotOf(p)];
+  int64_t add = static_cast<int64_t>(value.nbytes());
+  if (s.full) {
+    int64_t old = static_cast<int64_t>(s.value.nbytes());
+    bytes_ -= old;
+    if (ctx_.tracker) ctx_.tracker->release(ctx_.node, old);
+  }
+  s.value = std::move(value);
+  s.point = p;
+  s.full = true;
+  bytes_ += add;
+  if (ctx_.tracker) ctx_.tracker->allocate(ctx_.node, add);
+}
+
+const Tensor& TensorStore::read(const Point& p) const {
+  if (state_ == State::Freed) fail(p, "read after the store was freed");
+  if (state_ == State::Swapped) fail(p, "read while the store is swapped out");
+  checkInDomain(p);
+  const Slot& s = slots_[slotOf(p)];
+  if (!s.full) fail(p, "not held: never written");
+  if (s.point != p) fail(p, "not held: evicted (" + evictedReason(s.point) + ")");
+  return s.value;
+}
+
+bool TensorStore::holds(const Point& p) const {
+  if (state_ != State::Open || p.size() != ctx_.bounds.size()) return false;
+  for (size_t i = 0; i < p.size(); ++i)
+    if (p[i] < 0 || p[i] >= ctx_.bounds[i]) return false;
+  const Slot& s = slots_[slotOf(p)];
+  return s.full && s.point == p;
+}
+
+void TensorStore::allocate() {
+  if (state_ == State::Freed) state_ = State::Open;
+}
+
+void TensorStore::free() {
+  if (state_ == State::Swapped) {
+    if (ctx_.tracker) ctx_.tracker->swapIn(ctx_.node, bytes_);
+  }
+  if (ctx_.tracker && bytes_ > 0) ctx_.tracker->release(ctx_.node, bytes_);
+  for (Slot& s : slots_) s = Slot{};
+  bytes_ = 0;
+  state_ = State::Freed;
+}
+
+void TensorStore::swapOut() {
+  if (state_ != State::Open) return;
+  if (ctx_.tracker) ctx_.tracker->swapOut(ctx_.node, bytes_);
+  state_ = State::Swapped;
+}
+
+void TensorStore::swapIn() {
+  if (state_ != State::Swapped) return;
+  if (ctx_.tracker) ctx_.tracker->swapIn(ctx_.node, bytes_);
+  state_ = State::Open;
+}
+
+WholeStore::WholeStore(StoreContext ctx) : TensorStore(ctx, slotCountOf(ctx.bounds, -1, 1)) {}
+
+PointStore::PointStore(StoreContext ctx) : TensorStore(std::move(ctx), 1) {}
+
+std::string PointStore::evictedReason(const Point& other) const {
+  return "a point store holds only the latest point, " + pointString(other);
+}
+
+CircularStore::CircularStore(StoreContext ctx, int dim, int64_t window)
+    : TensorStore(ctx, slotCountOf(ctx.bounds, dim, window)), dim_(dim), window_(window) {
+  if (dim < 0 || dim >= static_cast<int>(ctx.bounds.size()) || window < 1)
+    throw ExecError("circular store of " + ctx.label + ": needs a domain dim and a window >= 1 (got dim " +
+                        std::to_string(dim) + ", window " + std::to_string(window) + ")",
+                    ctx.node);
+}
+
+std::string CircularStore::describe() const {
+  return "circular(" + context().dims[dim_] + ", " + std::to_string(window_) + ")";
+}
+
+size_t CircularStore::slotOf(const Point& p) const {
+  return static_cast<size_t>(rowMajor(p, dim_) * window_ + p[dim_] % window_);
+}
+
+std::string CircularStore::evictedReason(const Point& other) const {
+  return "the window of " + std::to_string(window_) + " along " + context().dims[dim_] + " now holds " +
+         pointString(other);
+}
+
+std::unique_ptr<TensorStore> makeStore(const StoreSpec* spec, StoreContext ctx) {
+  if (!spec || spec->kind == StoreKind::Whole) return std::make_unique<WholeStore>(std::move(ctx));
+  if (spec->kind == StoreKind::Point) return std::make_unique<PointStore>(std::move(ctx));
+  return std::make_unique<CircularStore>(std::move(ctx), spec->dim, spec->window);
+}
+
+}  // namespace tempo

@@ -1,0 +1,124 @@
+// TensorStore: where the executor keeps one node's values, by domain point.
+//
+// A store is a fixed array of slots; each kind maps a domain point to a slot:
+// WholeStore gives every point its own slot (row-major over the domain box),
+// PointStore has a single slot (the latest point written), CircularStore keeps
+// `window` slots per combination of the other coordinates along one dimension
+// (slot = coord mod window). Each slot remembers the exact point it holds, so
+// reading a point that is not held — evicted by a newer write, never written,
+// freed, or swapped out — is an ExecError naming the node, the point and the
+// reason, never a stale value. Stores report the bytes they hold to a
+// MemoryTracker as values come and go.
+#pragma once
+
+#include "executor/MemoryTracker.h"
+#include "executor/StoragePlan.h"
+#include "tensor/Tensor.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tempo {
+
+/// What a store needs to know about its node.
+struct StoreContext {
+  int node = -1;
+  std::string label;               ///< `%4 'h' (merge)` for messages
+  std::vector<std::string> dims;   ///< the node's domain
+  std::vector<int64_t> bounds;     ///< values of the domain's bounds
+  MemoryTracker* tracker = nullptr;
+};
+
+class TensorStore {
+public:
+  using Point = std::vector<int64_t>;
+  virtual ~TensorStore();
+  TensorStore(const TensorStore&) = delete;
+  TensorStore& operator=(const TensorStore&) = delete;
+
+  virtual StoreKind kind() const = 0;
+  /// `whole`, `point`, `circular(t, 2)`.
+  virtual std::string describe() const = 0;
+
+  void write(const Point& p, Tensor value);
+  /// The value at `p`; ExecError if the store does not hold it.
+  const Tensor& read(const Point& p) const;
+  bool holds(const Point& p) const;
+
+  void allocate();  ///< (re)opens a freed store; a fresh store is open already
+  void free();      ///< drops every value; reads and writes fail until allocate()
+  void swapOut();   ///< values stay on the host but count as swapped; reads fail until swapIn()
+  void swapIn();
+
+  int64_t bytes() const { return bytes_; }
+  size_t slotCount() const { return slots_.size(); }
+  const StoreContext& context() const { return ctx_; }
+
+protected:
+  TensorStore(StoreContext ctx, size_t slots);
+  /// The slot of an in-domain point (the base class checks the domain).
+  virtual size_t slotOf(const Point& p) const = 0;
+  /// Why `p` is not held when its slot holds `other` (e.g. "evicted by ...").
+  virtual std::string evictedReason(const Point& other) const;
+
+  std::string pointString(const Point& p) const;
+  int64_t rowMajor(const Point& p, int skipDim) const;  ///< flat index over the dims except skipDim
+
+private:
+  struct Slot {
+    Tensor value;
+    Point point;
+    bool full = false;
+  };
+  enum class State { Open, Freed, Swapped };
+  void checkInDomain(const Point& p) const;
+  [[noreturn]] void fail(const Point& p, const std::string& why) const;
+
+  StoreContext ctx_;
+  std::vector<Slot> slots_;
+  State state_ = State::Open;
+  int64_t bytes_ = 0;
+};
+
+class WholeStore : public TensorStore {
+public:
+  explicit WholeStore(StoreContext ctx);
+  StoreKind kind() const override { return StoreKind::Whole; }
+  std::string describe() const override { return "whole"; }
+
+protected:
+  size_t slotOf(const Point& p) const override { return static_cast<size_t>(rowMajor(p, -1)); }
+};
+
+class PointStore : public TensorStore {
+public:
+  explicit PointStore(StoreContext ctx);
+  StoreKind kind() const override { return StoreKind::Point; }
+  std::string describe() const override { return "point"; }
+
+protected:
+  size_t slotOf(const Point&) const override { return 0; }
+  std::string evictedReason(const Point& other) const override;
+};
+
+class CircularStore : public TensorStore {
+public:
+  CircularStore(StoreContext ctx, int dim, int64_t window);
+  StoreKind kind() const override { return StoreKind::Circular; }
+  std::string describe() const override;
+
+protected:
+  size_t slotOf(const Point& p) const override;
+  std::string evictedReason(const Point& other) const override;
+
+private:
+  int dim_;
+  int64_t window_;
+};
+
+/// A store of the kind `spec` says (Whole when spec is null).
+std::unique_ptr<TensorStore> makeStore(const StoreSpec* spec, StoreContext ctx);
+
+}  // namespace tempo
