@@ -1,0 +1,262 @@
+// DependenceRelations: statements and dependences written as isl text.
+//
+// Relations are spelled in isl's syntax and parsed: producer variables are
+// `p0, p1, ...`, consumer variables `c0, c1, ...` (so a dimension name can
+// never clash with an isl keyword or with the other side's names), bounds
+// keep their own names as parameters unless a name is unsafe in isl text, in
+// which case it becomes `P<k>` (boundOfParam maps it back). Every text is then
+// parsed, coalesced and printed by isl, which both checks it and gives the
+// stable normalised form stored in the result.
+#include "schedule/DependenceRelations.h"
+
+#include "schedule/IslPtr.h"
+
+#include <cctype>
+#include <regex>
+#include <set>
+#include <stdexcept>
+
+namespace tempo {
+
+namespace {
+
+bool isSafeParamName(const std::string& name) {
+  static const std::set<std::string> keywords = {
+      "exists", "and", "or", "not", "implies", "mod", "min", "max", "floor", "ceil", "floord",
+      "ceild", "true", "false", "infty", "NaN", "rat", "domain", "range", "div"};
+  static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
+  static const std::regex reserved("[pcP][0-9]+");
+  return std::regex_match(name, identifier) && !std::regex_match(name, reserved) &&
+         !keywords.count(name);
+}
+
+/// Renames dimensions and bounds in expressions to the names used in isl text.
+class IslNaming {
+public:
+  explicit IslNaming(const std::map<std::string, std::string>& paramOfBound) {
+    for (const auto& [bound, param] : paramOfBound) renaming_.emplace(bound, IndexExpr::dim(param));
+  }
+  void addVars(const std::vector<std::string>& dims, const std::string& prefix) {
+    for (size_t i = 0; i < dims.size(); ++i) renaming_[dims[i]] = IndexExpr::dim(prefix + std::to_string(i));
+  }
+  std::string expr(const IndexExpr& e, const std::string& where) const {
+    for (const Symbol& s : e.symbols())
+      if (!renaming_.count(s.name))
+        throw std::invalid_argument(where + ": index `" + e.str() + "` names '" + s.name +
+                                    "', which is neither a dimension of the reader nor a bound");
+    return "(" + e.substitute(renaming_).toIsl() + ")";
+  }
+  std::string condition(const Condition& c, const std::string& where) const {
+    std::vector<std::string> disjuncts;
+    for (const auto& conj : c.disjuncts()) {
+      std::string text;
+      for (const Constraint& k : conj) {
+        std::string l = expr(k.lhs, where), r = expr(k.rhs, where), part;
+        switch (k.rel) {
+          case Constraint::Rel::Eq: part = l + " = " + r; break;
+          case Constraint::Rel::Ne: part = "(" + l + " < " + r + " or " + l + " > " + r + ")"; break;
+          case Constraint::Rel::Lt: part = l + " < " + r; break;
+          case Constraint::Rel::Le: part = l + " <= " + r; break;
+          case Constraint::Rel::Gt: part = l + " > " + r; break;
+          case Constraint::Rel::Ge: part = l + " >= " + r; break;
+        }
+        text += (text.empty() ? "" : " and ") + part;
+      }
+      disjuncts.push_back(text.empty() ? "0 = 0" : "(" + text + ")");
+    }
+    if (disjuncts.empty()) return "1 = 0";
+    std::string out;
+    for (const std::string& d : disjuncts) out += (out.empty() ? "" : " or ") + d;
+    return "(" + out + ")";
+  }
+
+private:
+  std::map<std::string, IndexExpr> renaming_;
+};
+
+std::string joined(const std::vector<std::string>& parts, const std::string& sep) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
+  return out;
+}
+
+std::string tuple(const std::string& name, size_t n, const std::string& prefix) {
+  std::vector<std::string> vars;
+  for (size_t i = 0; i < n; ++i) vars.push_back(prefix + std::to_string(i));
+  return name + "[" + joined(vars, ", ") + "]";
+}
+
+std::string paramPrefix(const std::vector<std::string>& params) {
+  return "[" + joined(params, ", ") + "] -> ";
+}
+
+struct Builder {
+  const Graph& g;
+  isl_ctx* ctx;
+  DependenceRelations& rel;
+  std::map<std::string, std::string> paramOfBound;
+
+  std::string paramOf(const std::string& dim, const std::string& where) const {
+    std::string bound = g.boundOf(dim);
+    auto it = paramOfBound.find(bound);
+    if (bound.empty() || it == paramOfBound.end())
+      throw std::invalid_argument(where + ": dimension '" + dim + "' has no bound");
+    return it->second;
+  }
+
+  /// `0 <= v_i < Bound_i` for each dimension of `node`.
+  std::vector<std::string> boxConstraints(const Node& node, const std::string& prefix) const {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < node.domain.size(); ++i)
+      out.push_back("0 <= " + prefix + std::to_string(i) + " < " +
+                    paramOf(node.domain[i], "node %" + std::to_string(node.id)));
+    return out;
+  }
+
+  std::vector<std::string> paramConstraints() const {
+    std::vector<std::string> out;
+    for (const std::string& p : rel.params) out.push_back(p + " >= 1");
+    return out;
+  }
+
+  std::string normalisedSet(const std::string& text) const {
+    auto set = islCheck(isl_set_read_from_str(ctx, text.c_str()), ctx, "parsing `" + text + "`");
+    set.reset(isl_set_coalesce(set.release()));
+    return islTakeString(isl_set_to_str(set.get()));
+  }
+  std::string normalisedMap(const std::string& text) const {
+    auto map = islCheck(isl_map_read_from_str(ctx, text.c_str()), ctx, "parsing `" + text + "`");
+    map.reset(isl_map_coalesce(map.release()));
+    return islTakeString(isl_map_to_str(map.get()));
+  }
+
+  std::string piece(const std::string& head, std::vector<std::string> constraints) const {
+    for (const std::string& p : paramConstraints()) constraints.push_back(p);
+    return paramPrefix(rel.params) + "{ " + head +
+           (constraints.empty() ? "" : " : " + joined(constraints, " and ")) + " }";
+  }
+
+  void addStatement(const Node& n) {
+    ScheduleStatement s{n.id, statementName(n.id), n.domain, ""};
+    s.domain = normalisedSet(piece(tuple(s.name, n.domain.size(), "c"), boxConstraints(n, "c")));
+    rel.statements.push_back(std::move(s));
+  }
+
+  void addDependence(const Edge& e) {
+    const Node& producer = g.node(e.producer);
+    const Node& consumer = g.node(e.consumer);
+    std::string where = "edge %" + std::to_string(e.consumer) + " <- %" + std::to_string(e.producer);
+    if (e.index.size() != producer.domain.size())
+      throw std::invalid_argument(where + ": " + std::to_string(e.index.size()) + " index atoms for a producer over " +
+                                  std::to_string(producer.domain.size()) + " dimensions");
+    IslNaming naming(paramOfBound);
+    naming.addVars(consumer.domain, "c");
+    std::vector<std::string> common = boxConstraints(consumer, "c");
+    for (const std::string& c : boxConstraints(producer, "p")) common.push_back(c);
+    Condition live = effectiveCondition(g, e);
+    common.push_back(naming.condition(live, where));
+    std::vector<std::string> exact = common, newest = common;
+    for (size_t i = 0; i < e.index.size(); ++i) {
+      const IndexAtom& a = e.index[i];
+      std::string q = "p" + std::to_string(i);
+      if (!a.isSlice()) {
+        exact.push_back(q + " = " + naming.expr(a.start, where));
+        newest.push_back(exact.back());
+      } else {
+        exact.push_back(naming.expr(a.start, where) + " <= " + q + " < " + naming.expr(*a.stop, where));
+        newest.push_back(q + " = " + naming.expr(*a.stop - 1, where));
+      }
+    }
+    std::string head = tuple(statementName(producer.id), producer.domain.size(), "p") + " -> " +
+                       tuple(statementName(consumer.id), consumer.domain.size(), "c");
+    rel.dependences.push_back({e.id, e.producer, e.consumer, normalisedMap(piece(head, exact)),
+                               normalisedMap(piece(head, newest))});
+  }
+};
+
+/// The bodies of the pieces of a union text `[..] -> { a; b }` -> `a; b`.
+std::string unionBody(const std::string& text) {
+  size_t open = text.find('{');
+  size_t close = text.rfind('}');
+  if (open == std::string::npos || close == std::string::npos || close <= open) return "";
+  std::string body = text.substr(open + 1, close - open - 1);
+  size_t first = body.find_first_not_of(' ');
+  size_t last = body.find_last_not_of(' ');
+  return first == std::string::npos ? "" : body.substr(first, last - first + 1);
+}
+
+std::string unionOf(const std::vector<std::string>& params, const std::vector<std::string>& texts) {
+  std::vector<std::string> bodies;
+  for (const std::string& t : texts) {
+    std::string b = unionBody(t);
+    if (!b.empty()) bodies.push_back(b);
+  }
+  return paramPrefix(params) + "{ " + joined(bodies, "; ") + " }";
+}
+
+}  // namespace
+
+std::string statementName(NodeId node) { return "S_" + std::to_string(node); }
+
+std::optional<NodeId> nodeOfStatement(const std::string& name) {
+  static const std::regex pattern("S_([0-9]+)");
+  std::smatch m;
+  if (!std::regex_match(name, m, pattern)) return std::nullopt;
+  return std::stoi(m[1].str());
+}
+
+Condition effectiveCondition(const Graph& g, const Edge& e) {
+  Condition live = e.condition;
+  if (g.node(e.consumer).op != OpKind::Merge) return live;
+  for (const Edge* earlier : g.inputs(e.consumer)) {
+    if (earlier->inputIndex >= e.inputIndex) break;
+    live = live && !earlier->condition;
+  }
+  return live;
+}
+
+std::string DependenceRelations::paramContext() const {
+  std::vector<std::string> cs;
+  for (const std::string& p : params) cs.push_back(p + " >= 1");
+  return paramPrefix(params) + "{ : " + joined(cs, " and ") + " }";
+}
+
+std::string DependenceRelations::domainUnion() const {
+  std::vector<std::string> texts;
+  for (const ScheduleStatement& s : statements) texts.push_back(s.domain);
+  return unionOf(params, texts);
+}
+
+std::string DependenceRelations::validityUnion() const {
+  std::vector<std::string> texts;
+  for (const EdgeDependence& d : dependences) texts.push_back(d.validity);
+  return unionOf(params, texts);
+}
+
+std::string DependenceRelations::proximityUnion() const {
+  std::vector<std::string> texts;
+  for (const EdgeDependence& d : dependences) texts.push_back(d.proximity);
+  return unionOf(params, texts);
+}
+
+const ScheduleStatement* DependenceRelations::statementOf(NodeId node) const {
+  for (const ScheduleStatement& s : statements)
+    if (s.node == node) return &s;
+  return nullptr;
+}
+
+DependenceRelations buildDependenceRelations(const Graph& g, IslContext& ctx) {
+  DependenceRelations rel;
+  Builder b{g, ctx.get(), rel, {}};
+  for (const std::string& bound : g.boundNames()) {
+    std::string param = isSafeParamName(bound) ? bound : "P" + std::to_string(rel.params.size());
+    rel.params.push_back(param);
+    rel.boundOfParam[param] = bound;
+    b.paramOfBound[bound] = param;
+  }
+  for (const auto& [id, node] : g.nodes()) b.addStatement(node);
+  for (const auto& [id, edge] : g.edges()) b.addDependence(edge);
+  return rel;
+}
+
+}  // namespace tempo

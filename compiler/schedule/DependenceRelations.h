@@ -1,0 +1,76 @@
+// DependenceRelations: the SDG as isl statements and dependence relations.
+//
+// Every node becomes one statement `S_<id>` over its domain
+// { S_<id>[d0, d1, ...] : 0 <= d_i < Bound_i }, with the bounds as isl
+// parameters that are only known to be >= 1, so everything derived from these
+// relations holds for every size. Every edge producer P -> consumer C becomes
+// the exact relation { S_P[q] -> S_C[c] : c in C's domain, the edge is live at
+// c, q in P's domain, q_i = atom_i(c) for a point atom and
+// lo_i(c) <= q_i < hi_i(c) for a slice }: "P at q must run before C at c".
+// An edge into a merge is live where its own guard holds and no earlier
+// branch's does (branches are ordered). Proximity relations are the same
+// with every slice replaced by its newest element (hi - 1), which pulls a
+// reader toward the value it most recently needs. All texts are isl's
+// normalised printed forms, which isl can read back.
+#pragma once
+
+#include "graph/Graph.h"
+#include "symbolic/PointSet.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tempo {
+
+/// One statement: a node at every point of its domain.
+struct ScheduleStatement {
+  NodeId node = -1;
+  std::string name;               ///< `S_4`
+  std::vector<std::string> dims;  ///< the node's domain dimensions
+  std::string domain;             ///< isl set text
+};
+
+/// The dependence of one edge.
+struct EdgeDependence {
+  EdgeId edge = -1;
+  NodeId producer = -1;
+  NodeId consumer = -1;
+  std::string validity;   ///< isl map text (empty set when the edge is never live)
+  std::string proximity;  ///< the same with slices read at their newest element
+};
+
+struct DependenceRelations {
+  std::vector<std::string> params;                 ///< isl names of the bounds
+  std::map<std::string, std::string> boundOfParam; ///< isl parameter name -> bound name
+  std::vector<ScheduleStatement> statements;       ///< by node id
+  std::vector<EdgeDependence> dependences;         ///< by edge id
+
+  /// `[B, T] -> { : B >= 1 and T >= 1 }`.
+  std::string paramContext() const;
+  /// Union of every statement's domain.
+  std::string domainUnion() const;
+  /// Union of every edge's validity (resp. proximity) relation.
+  std::string validityUnion() const;
+  std::string proximityUnion() const;
+  /// The statement of `node` (nullptr if none).
+  const ScheduleStatement* statementOf(NodeId node) const;
+};
+
+/// `S_4` for node 4.
+std::string statementName(NodeId node);
+/// The node of a statement name (`S_4` -> 4); nullopt for other names.
+std::optional<NodeId> nodeOfStatement(const std::string& name);
+
+/// Where the consumer really reads through `e`: the edge's condition, and for
+/// an input of a merge also the negation of every earlier branch's condition.
+Condition effectiveCondition(const Graph& g, const Edge& e);
+
+/// Builds statements and dependences for `g`. Throws std::invalid_argument
+/// for a graph the relations cannot express (a dimension without a bound, an
+/// edge whose atom count differs from the producer's domain, an index that
+/// names a symbol the consumer does not have).
+DependenceRelations buildDependenceRelations(const Graph& g, IslContext& ctx);
+
+}  // namespace tempo

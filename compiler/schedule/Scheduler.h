@@ -1,0 +1,54 @@
+// Scheduler: orders every statement instance of an SDG with isl and emits loops.
+//
+// `scheduleGraph` is the compiler's scheduling step. Each node is a statement
+// over its domain with the bounds as parameters (>= 1), each edge an exact
+// dependence relation (DependenceRelations). isl's scheduler computes a
+// schedule from validity = the dependences and proximity = the dependences
+// read at their newest element; isl's AST generator turns it into loops,
+// which IslAstConversion brings into our LoopAst. Nothing is specialised to
+// bound values: the same loops run for every `--set T=...`. Source nodes
+// (loads, constants, random, eval_index) are statements like any other: they
+// run once per point of their domain, before their first reader.
+//
+// If isl's scheduler fails, runs out of its operation budget, or returns a
+// schedule that the exact check (ScheduleCheck) rejects, the FallbackSchedule
+// is used instead (components in topological order, a searched loop order
+// inside each) and the result says so and why. Every returned schedule has
+// been verified against every validity dependence.
+#pragma once
+
+#include "schedule/DependenceRelations.h"
+#include "schedule/LoopAst.h"
+#include "symbolic/PointSet.h"
+
+#include <string>
+
+namespace tempo {
+
+struct ScheduleOptions {
+  enum class Algorithm {
+    Isl,       ///< isl's scheduler, with the fallback if it fails
+    Fallback,  ///< the fallback schedule only
+  };
+  Algorithm algorithm = Algorithm::Isl;
+  /// isl's operation budget for computing the schedule (0: unlimited).
+  unsigned long maxIslOperations = 20'000'000;
+};
+
+struct ScheduleResult {
+  LoopProgram program;
+  DependenceRelations relations;
+  std::string scheduleTree;  ///< isl's schedule tree (YAML block style)
+  std::string scheduleMap;   ///< statement instance -> time vector (isl union map)
+  bool usedFallback = false;
+  std::string fallbackReason;  ///< why isl's schedule was not used ("" if it was)
+};
+
+/// Schedules `g`; throws IslError or std::invalid_argument when the graph
+/// cannot be scheduled at all (no valid schedule found by either method).
+ScheduleResult computeSchedule(const Graph& g, IslContext& ctx, const ScheduleOptions& options = {});
+
+/// The loops of `computeSchedule`.
+LoopProgram scheduleGraph(const Graph& g, IslContext& ctx, const ScheduleOptions& options = {});
+
+}  // namespace tempo
