@@ -1,0 +1,50 @@
+#include "StudioCommandLine.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+#include <cstdio>
+
+namespace tempo::studio {
+
+std::optional<StudioOptions> parseStudioOptions(const QCoreApplication& app) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral("Tempo Studio: an IDE for dynamic deep-learning programs"));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The .tpo program to open"), QStringLiteral("[FILE]"));
+  QCommandLineOption open(QStringLiteral("open"), QStringLiteral("Open FILE."), QStringLiteral("FILE"));
+  QCommandLineOption view(QStringLiteral("view"), QStringLiteral("Raise a view: graph, passes, schedule, run or problems."),
+                          QStringLiteral("VIEW"));
+  QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                QStringLiteral("Render the window to OUT.png once the program is checked (and run, "
+                                               "for --view run), then exit."),
+                                QStringLiteral("OUT.png"));
+  QCommandLineOption quitAfter(QStringLiteral("quit-after"), QStringLiteral("Quit after MS milliseconds."), QStringLiteral("MS"));
+  parser.addOptions({open, view, screenshot, quitAfter});
+  parser.process(app);
+
+  StudioOptions options;
+  options.file = parser.value(open);
+  if (options.file.isEmpty() && !parser.positionalArguments().isEmpty()) options.file = parser.positionalArguments().first();
+  options.view = parser.value(view);
+  options.screenshot = parser.value(screenshot);
+  static const QStringList kViews = {QStringLiteral("graph"), QStringLiteral("passes"), QStringLiteral("schedule"),
+                                     QStringLiteral("run"), QStringLiteral("problems")};
+  if (!options.view.isEmpty() && !kViews.contains(options.view)) {
+    std::fprintf(stderr, "tempo-studio: unknown view '%s' (one of: %s)\n", qPrintable(options.view),
+                 qPrintable(kViews.join(QStringLiteral(", "))));
+    return std::nullopt;
+  }
+  if (parser.isSet(quitAfter)) {
+    bool ok = false;
+    options.quitAfterMs = parser.value(quitAfter).toInt(&ok);
+    if (!ok || options.quitAfterMs < 0) {
+      std::fprintf(stderr, "tempo-studio: --quit-after expects milliseconds, got '%s'\n", qPrintable(parser.value(quitAfter)));
+      return std::nullopt;
+    }
+  }
+  return options;
+}
+
+}  // namespace tempo::studio

@@ -1,0 +1,31 @@
+// StudioCommandLine: the options of `tempo-studio`.
+//
+//   tempo-studio [FILE] [--open FILE] [--view graph|passes|schedule|run]
+//                [--screenshot OUT.png] [--quit-after MS]
+//
+// `--screenshot` renders the window offscreen once the first check has
+// finished (and, for `--view run`, once a run of the program has finished),
+// saves it and exits; `--quit-after` closes the studio after MS
+// milliseconds (used to time start-up).
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+class QCoreApplication;
+
+namespace tempo::studio {
+
+struct StudioOptions {
+  QString file;        ///< the program to open ("" for a new one)
+  QString view;        ///< "" or graph | passes | schedule | run | problems
+  QString screenshot;  ///< PNG to write, "" for an interactive session
+  int quitAfterMs = -1;
+};
+
+/// Parses the application's arguments; on a usage error prints it and returns nullopt.
+std::optional<StudioOptions> parseStudioOptions(const QCoreApplication& app);
+
+}  // namespace tempo::studio

@@ -1,0 +1,37 @@
+// tempo-studio: the Qt desktop IDE. Argument parsing and wiring only; the
+// window and its views live in views/.
+#include "ScreenshotTask.h"
+#include "StudioCommandLine.h"
+
+#include "common/ExampleCatalog.h"
+#include "common/MainWindow.h"
+#include "common/StudioInfo.h"
+
+#include <QApplication>
+#include <QTimer>
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QLatin1String(tempo::views::kOrganizationName));
+  QApplication::setApplicationName(QLatin1String(tempo::views::kApplicationName));
+  QApplication::setApplicationVersion(QLatin1String(tempo::views::kStudioVersion));
+  std::optional<tempo::studio::StudioOptions> options = tempo::studio::parseStudioOptions(app);
+  if (!options) return 2;
+
+  bool screenshot = !options->screenshot.isEmpty();
+  tempo::views::MainWindow::Options windowOptions;
+  windowOptions.exampleDirs = tempo::views::defaultExampleDirs(QStringLiteral(TEMPO_SOURCE_DIR));
+  windowOptions.restoreSettings = !screenshot;  // screenshots do not depend on a user's layout
+  tempo::views::MainWindow window(windowOptions);
+
+  tempo::studio::ScreenshotTask* task = nullptr;
+  if (screenshot) task = new tempo::studio::ScreenshotTask(&window, options->screenshot, options->view == "run", &app);
+  if (!options->file.isEmpty() && !window.openFile(options->file, screenshot)) {
+    if (screenshot) return 1;
+  }
+  if (!options->view.isEmpty()) window.showView(options->view);
+  window.show();
+  if (options->quitAfterMs >= 0) QTimer::singleShot(options->quitAfterMs, &app, [&window] { window.close(); });
+  Q_UNUSED(task);
+  return app.exec();
+}

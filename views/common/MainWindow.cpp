@@ -1,0 +1,314 @@
+#include "common/MainWindow.h"
+
+#include "common/ExampleCatalog.h"
+#include "common/RecentFiles.h"
+#include "common/StudioInfo.h"
+#include "editor/CodeEditor.h"
+#include "editor/ProblemsPanel.h"
+#include "run/RunPanel.h"
+
+#if __has_include("graph/GraphView.h")
+#include "graph/GraphView.h"
+#define TEMPO_STUDIO_HAS_GRAPH_VIEW 1
+#endif
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace tempo::views {
+
+namespace {
+/// A centred, word-wrapped note standing in for a view that does not exist yet.
+QLabel* placeholder(const QString& text) {
+  auto* label = new QLabel(text);
+  label->setAlignment(Qt::AlignCenter);
+  label->setWordWrap(true);
+  label->setMargin(24);
+  label->setEnabled(false);  // drawn in the palette's disabled text colour
+  return label;
+}
+
+QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* widget, QWidget* parent) {
+  auto* dock = new QDockWidget(title, parent);
+  dock->setObjectName(objectName);  // saveState/restoreState key
+  dock->setWidget(widget);
+  return dock;
+}
+}  // namespace
+
+MainWindow::MainWindow(Options options, QWidget* parent)
+    : QMainWindow(parent), options_(std::move(options)), examplesDir_(findExamplesDir(options_.exampleDirs)),
+      document_(new ProgramDocument(this)), editor_(new CodeEditor), problems_(new ProblemsPanel),
+      runPanel_(new RunPanel), checkStatus_(new QLabel), cursorStatus_(new QLabel) {
+  setCentralWidget(editor_);
+  setDockNestingEnabled(true);
+  buildDocks();
+  buildMenus();
+  connectViews();
+  statusBar()->addWidget(checkStatus_, 1);
+  statusBar()->addPermanentWidget(cursorStatus_);
+  resize(1400, 900);
+  if (options_.restoreSettings) {
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoredState_ = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+  }
+  updateTitle();
+  document_->clear();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks() {
+#ifdef TEMPO_STUDIO_HAS_GRAPH_VIEW
+  graphWidget_ = new GraphView;
+#else
+  graphWidget_ = placeholder(tr("The dependence graph view is being built.\nIt will show the program's SDG here."));
+#endif
+  problemsDock_ = makeDock(tr("Problems"), QStringLiteral("ProblemsDock"), problems_, this);
+  runDock_ = makeDock(tr("Run"), QStringLiteral("RunDock"), runPanel_, this);
+  graphDock_ = makeDock(tr("Graph"), QStringLiteral("GraphDock"), graphWidget_, this);
+  passesDock_ = makeDock(tr("Passes"), QStringLiteral("PassesDock"),
+                         placeholder(tr("The pass stepper is not built yet.\nIt will list the compiler's passes and "
+                                        "show the graph before and after each one.")), this);
+  scheduleDock_ = makeDock(tr("Schedule"), QStringLiteral("ScheduleDock"),
+                           placeholder(tr("The schedule view is not built yet.\nIt will show the loop program and "
+                                          "the iteration space.")), this);
+  addDockWidget(Qt::RightDockWidgetArea, graphDock_);
+  tabifyDockWidget(graphDock_, passesDock_);
+  tabifyDockWidget(passesDock_, scheduleDock_);
+  addDockWidget(Qt::BottomDockWidgetArea, runDock_);
+  addDockWidget(Qt::BottomDockWidgetArea, problemsDock_);
+  tabifyDockWidget(runDock_, problemsDock_);
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);  // the graph gets the full height
+  setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+  graphDock_->raise();
+  problemsDock_->raise();
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (laidOut_) return;
+  laidOut_ = true;
+  if (!restoredState_) {  // first start: editor and graph side by side, a short bottom area
+    resizeDocks({graphDock_}, {width() * 45 / 100}, Qt::Horizontal);
+    resizeDocks({runDock_}, {height() * 30 / 100}, Qt::Vertical);
+  }
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newFile);
+  file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+  recentMenu_ = file->addMenu(tr("Open &Recent"));
+  connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+  file->addSeparator();
+  file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+  file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+  quit->setMenuRole(QAction::QuitRole);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(tr("&Undo"), QKeySequence::Undo, editor_, &QsciScintilla::undo);
+  edit->addAction(tr("&Redo"), QKeySequence::Redo, editor_, &QsciScintilla::redo);
+  edit->addSeparator();
+  edit->addAction(tr("Cu&t"), QKeySequence::Cut, editor_, &QsciScintilla::cut);
+  edit->addAction(tr("&Copy"), QKeySequence::Copy, editor_, &QsciScintilla::copy);
+  edit->addAction(tr("&Paste"), QKeySequence::Paste, editor_, &QsciScintilla::paste);
+  edit->addAction(tr("Select &All"), QKeySequence::SelectAll, editor_, [this] { editor_->selectAll(); });
+  edit->addSeparator();
+  edit->addAction(tr("Go to &Declaration"), QKeySequence(Qt::Key_F12), editor_, &CodeEditor::goToDeclaration);
+  for (QAction* a : edit->actions()) a->setShortcutContext(Qt::WidgetWithChildrenShortcut), editor_->addAction(a);
+
+  menuBar()->addMenu(buildExamplesMenu());
+
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  run->addAction(tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] {
+    showView(QStringLiteral("run"));
+    runPanel_->run();
+  });
+  run->addAction(tr("&Cancel Run"), QKeySequence(Qt::CTRL | Qt::Key_Period), runPanel_, &RunPanel::cancel);
+
+  viewMenu_ = menuBar()->addMenu(tr("&View"));
+  for (QDockWidget* dock : {problemsDock_, graphDock_, passesDock_, scheduleDock_, runDock_})
+    viewMenu_->addAction(dock->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About Tempo Studio"), this, &MainWindow::about)->setMenuRole(QAction::AboutRole);
+  help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);
+}
+
+QMenu* MainWindow::buildExamplesMenu() {
+  auto* menu = new QMenu(tr("E&xamples"), this);
+  std::vector<ExampleGroup> groups = listExamples(examplesDir_);
+  if (groups.empty()) menu->addAction(tr("(no examples found)"))->setEnabled(false);
+  for (const ExampleGroup& group : groups) {
+    QMenu* target = menu;
+    if (!group.title.isEmpty()) target = menu->addMenu(group.title);
+    for (const QString& path : group.files)
+      target->addAction(QFileInfo(path).fileName(), this, [this, path] {
+        if (maybeSave()) openFile(path);
+      });
+  }
+  return menu;
+}
+
+void MainWindow::connectViews() {
+  connect(editor_, &QsciScintilla::textChanged, this, [this] { document_->setText(editor_->text()); });
+  connect(document_, &ProgramDocument::textReplaced, this, [this](const QString& text) {
+    QSignalBlocker block(editor_);
+    editor_->setText(text);
+    editor_->setModified(false);
+    editor_->setCursorPosition(0, 0);
+  });
+  connect(document_, &ProgramDocument::compiled, this, &MainWindow::onCompiled);
+  connect(document_, &ProgramDocument::checkStarted, this, [this] { checkStatus_->setText(tr("Checking…")); });
+  connect(document_, &ProgramDocument::modifiedChanged, this, &MainWindow::updateTitle);
+  connect(document_, &ProgramDocument::filePathChanged, this, &MainWindow::updateTitle);
+  connect(problems_, &ProblemsPanel::problemActivated, editor_, &CodeEditor::selectRange);
+  connect(editor_, &CodeEditor::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 4000); });
+  connect(editor_, &QsciScintilla::cursorPositionChanged, this, [this](int line, int index) {
+    cursorStatus_->setText(tr("Ln %1, Col %2").arg(line + 1).arg(index + 1));
+  });
+#ifdef TEMPO_STUDIO_HAS_GRAPH_VIEW
+  auto* graph = static_cast<GraphView*>(graphWidget_);
+  connect(graph, &GraphView::nodeActivated, this, [this](int, int line, int col, int endLine, int endCol) {
+    editor_->selectRange(line, col, endLine, endCol);
+  });
+  connect(editor_, &CodeEditor::cursorLineChanged, graph, &GraphView::highlightSourceLine);
+#endif
+}
+
+void MainWindow::onCompiled(const CompiledProgram& result) {
+  editor_->setDiagnostics(result->diags.items());
+  problems_->setDiagnostics(result->diags);
+  runPanel_->setProgram(result);
+#ifdef TEMPO_STUDIO_HAS_GRAPH_VIEW
+  static_cast<GraphView*>(graphWidget_)->setGraph(result->graph);
+#endif
+  size_t errors = result->diags.errorCount();
+  size_t others = static_cast<size_t>(problems_->problemCount()) - errors;
+  problemsDock_->setWindowTitle(problems_->problemCount() ? tr("Problems (%1)").arg(problems_->problemCount()) : tr("Problems"));
+  QString graphSize = tr("%1 nodes, %2 edges").arg(result->graph.nodes().size()).arg(result->graph.edges().size());
+  if (errors) checkStatus_->setText(tr("✗ %n error(s)", nullptr, static_cast<int>(errors)));
+  else if (others) checkStatus_->setText(tr("⚠ %n warning(s) · %1", nullptr, static_cast<int>(others)).arg(graphSize));
+  else checkStatus_->setText(tr("✓ No problems · %1").arg(graphSize));
+}
+
+void MainWindow::updateTitle() {
+  setWindowTitle(QStringLiteral("%1[*] — %2").arg(document_->displayName(), QLatin1String(kApplicationName)));
+  setWindowModified(document_->isModified());
+  setWindowFilePath(document_->filePath());
+}
+
+bool MainWindow::isBusy() const {
+  bool busy = document_->isChecking() || runPanel_->isRunning();
+#ifdef TEMPO_STUDIO_HAS_GRAPH_VIEW
+  busy = busy || static_cast<GraphView*>(graphWidget_)->layoutPending();
+#endif
+  return busy;
+}
+
+bool MainWindow::openFile(const QString& path, bool quiet) {
+  QString error;
+  if (!document_->load(path, error)) {
+    if (!quiet) QMessageBox::warning(this, tr("Open"), error);
+    return false;
+  }
+  RecentFiles::add(path);
+  return true;
+}
+
+bool MainWindow::showView(const QString& name) {
+  QDockWidget* dock = name == QLatin1String("graph")      ? graphDock_
+                      : name == QLatin1String("passes")   ? passesDock_
+                      : name == QLatin1String("schedule") ? scheduleDock_
+                      : name == QLatin1String("run")      ? runDock_
+                      : name == QLatin1String("problems") ? problemsDock_
+                                                          : nullptr;
+  if (!dock) return false;
+  dock->show();
+  dock->raise();
+  return true;
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  for (const QString& path : RecentFiles::files())
+    recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] {
+      if (maybeSave()) openFile(path);
+    })->setToolTip(path);
+  if (recentMenu_->isEmpty()) recentMenu_->addAction(tr("(none)"))->setEnabled(false);
+  else recentMenu_->addSeparator(), recentMenu_->addAction(tr("Clear List"), [] { RecentFiles::clear(); });
+}
+
+bool MainWindow::maybeSave() {
+  if (!document_->isModified()) return true;
+  auto answer = QMessageBox::question(this, tr("Unsaved changes"),
+                                      tr("%1 has unsaved changes. Save them?").arg(document_->displayName()),
+                                      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+  if (answer == QMessageBox::Save) return save();
+  return answer == QMessageBox::Discard;
+}
+
+void MainWindow::newFile() {
+  if (maybeSave()) document_->clear();
+}
+
+void MainWindow::openDialog() {
+  if (!maybeSave()) return;
+  QString start = document_->filePath().isEmpty() ? examplesDir_ : QFileInfo(document_->filePath()).absolutePath();
+  QString path = QFileDialog::getOpenFileName(this, tr("Open program"), start, tr("Tempo programs (*.tpo);;All files (*)"));
+  if (!path.isEmpty()) openFile(path);
+}
+
+bool MainWindow::save() {
+  if (document_->filePath().isEmpty()) return saveAs();
+  QString error;
+  if (!document_->saveAs(document_->filePath(), error)) {
+    QMessageBox::warning(this, tr("Save"), error);
+    return false;
+  }
+  statusBar()->showMessage(tr("Saved %1").arg(document_->filePath()), 3000);
+  return true;
+}
+
+bool MainWindow::saveAs() {
+  QString path = QFileDialog::getSaveFileName(this, tr("Save program as"), document_->filePath(),
+                                              tr("Tempo programs (*.tpo)"));
+  if (path.isEmpty()) return false;
+  QString error;
+  if (!document_->saveAs(path, error)) {
+    QMessageBox::warning(this, tr("Save As"), error);
+    return false;
+  }
+  RecentFiles::add(path);
+  return true;
+}
+
+void MainWindow::about() { QMessageBox::about(this, tr("About Tempo Studio"), aboutText()); }
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!maybeSave()) {
+    event->ignore();
+    return;
+  }
+  if (options_.restoreSettings) {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+  }
+  event->accept();
+}
+
+}  // namespace tempo::views

@@ -1,0 +1,96 @@
+// MainWindow: the Tempo Studio window.
+//
+// The editor is the central widget; docks hold the problems list, the
+// dependence graph (GraphView), the pass stepper and schedule views
+// (placeholders until those views exist) and the run panel. One
+// ProgramDocument connects them: edits re-check the program in the
+// background, and each result updates squiggles, problems, graph and the
+// bounds of the run panel. Clicking a graph node selects its source range;
+// moving the cursor highlights the nodes that line made. The menus follow
+// the platform's conventions (File with recent files, Edit, Examples, Run,
+// View toggling each dock, Help → About), and window geometry and dock
+// layout are remembered between sessions (QSettings).
+#pragma once
+
+#include "document/ProgramDocument.h"
+
+#include <QMainWindow>
+#include <QString>
+#include <QStringList>
+
+class QDockWidget;
+class QLabel;
+class QMenu;
+
+namespace tempo::views {
+
+class CodeEditor;
+class ProblemsPanel;
+class RunPanel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+public:
+  struct Options {
+    QStringList exampleDirs;       ///< candidates for the Examples menu (first with .tpo files wins)
+    bool restoreSettings = true;   ///< restore geometry and dock layout (off for screenshots)
+  };
+
+  explicit MainWindow(Options options, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  ProgramDocument* document() const { return document_; }
+  CodeEditor* editor() const { return editor_; }
+  ProblemsPanel* problems() const { return problems_; }
+  RunPanel* runPanel() const { return runPanel_; }
+  /// The graph dock's widget (a GraphView, or a placeholder label).
+  QWidget* graphWidget() const { return graphWidget_; }
+  const QString& examplesDir() const { return examplesDir_; }
+
+  /// True while a check, a run or a graph layout is in progress.
+  bool isBusy() const;
+  /// Opens `path`; reports a failure in a message box unless `quiet`.
+  bool openFile(const QString& path, bool quiet = false);
+  /// Shows and raises a view: graph, passes, schedule, run or problems; false if unknown.
+  bool showView(const QString& name);
+
+protected:
+  void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
+
+private:
+  void buildDocks();
+  void buildMenus();
+  QMenu* buildExamplesMenu();
+  void connectViews();
+  void rebuildRecentMenu();
+  void onCompiled(const CompiledProgram& result);
+  void updateTitle();
+  bool maybeSave();
+  void newFile();
+  void openDialog();
+  bool save();
+  bool saveAs();
+  void about();
+
+  Options options_;
+  QString examplesDir_;
+  ProgramDocument* document_ = nullptr;
+  CodeEditor* editor_ = nullptr;
+  ProblemsPanel* problems_ = nullptr;
+  RunPanel* runPanel_ = nullptr;
+  QWidget* graphWidget_ = nullptr;
+  QDockWidget* problemsDock_ = nullptr;
+  QDockWidget* graphDock_ = nullptr;
+  QDockWidget* passesDock_ = nullptr;
+  QDockWidget* scheduleDock_ = nullptr;
+  QDockWidget* runDock_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  QMenu* viewMenu_ = nullptr;
+  QLabel* checkStatus_ = nullptr;
+  QLabel* cursorStatus_ = nullptr;
+  bool restoredState_ = false;  // a saved dock layout was restored
+  bool laidOut_ = false;        // the first show sized the docks
+};
+
+}  // namespace tempo::views

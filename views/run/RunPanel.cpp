@@ -1,0 +1,167 @@
+#include "run/RunPanel.h"
+
+#include "run/BoundsEditor.h"
+#include "run/OutputView.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace tempo::views {
+
+namespace {
+QString formatSeconds(double s) {
+  if (s < 1e-3) return RunPanel::tr("%1 µs").arg(s * 1e6, 0, 'f', 0);
+  if (s < 1) return RunPanel::tr("%1 ms").arg(s * 1e3, 0, 'f', 1);
+  return RunPanel::tr("%1 s").arg(s, 0, 'f', 2);
+}
+}  // namespace
+
+RunPanel::RunPanel(QWidget* parent)
+    : QWidget(parent), bounds_(new BoundsEditor), engine_(new QComboBox), runButton_(new QPushButton(tr("Run"))),
+      cancelButton_(new QPushButton(tr("Cancel"))), progressBar_(new QProgressBar), status_(new QLabel),
+      time_(new QLabel), memory_(new QLabel), outputs_(new QListWidget), outputView_(new OutputView) {
+  engine_->addItem(tr("Reference interpreter"));
+  engine_->addItem(tr("Compiled (not available yet)"));
+  if (auto* model = qobject_cast<QStandardItemModel*>(engine_->model())) model->item(1)->setEnabled(false);
+  runButton_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+  runButton_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+  runButton_->setToolTip(tr("Run every output (Ctrl+R)"));
+  cancelButton_->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
+  progressBar_->setRange(0, 0);
+  progressBar_->setTextVisible(false);
+  progressBar_->setMaximumHeight(6);
+  progressBar_->hide();
+  status_->setWordWrap(true);
+  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  memory_->setText(tr("Peak memory: <i>n/a for the reference engine</i>"));
+
+  auto* controls = new QWidget;
+  auto* left = new QVBoxLayout(controls);
+  left->setContentsMargins(0, 0, 4, 0);
+  auto* boundsBox = new QGroupBox(tr("Bounds"));
+  (new QVBoxLayout(boundsBox))->addWidget(bounds_);
+  left->addWidget(boundsBox);
+  auto* form = new QFormLayout;
+  form->addRow(tr("Engine"), engine_);
+  left->addLayout(form);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(runButton_);
+  buttons->addWidget(cancelButton_);
+  left->addLayout(buttons);
+  left->addWidget(progressBar_);
+  left->addWidget(status_);
+  left->addWidget(time_);
+  left->addWidget(memory_);
+  left->addWidget(new QLabel(tr("<b>Outputs</b>")));
+  left->addWidget(outputs_, 1);
+
+  auto* splitter = new QSplitter(Qt::Horizontal);
+  splitter->addWidget(controls);
+  splitter->addWidget(outputView_);
+  splitter->setStretchFactor(0, 0);
+  splitter->setStretchFactor(1, 1);
+  splitter->setSizes({260, 700});
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(splitter);
+
+  connect(runButton_, &QPushButton::clicked, this, &RunPanel::run);
+  connect(cancelButton_, &QPushButton::clicked, this, &RunPanel::cancel);
+  connect(outputs_, &QListWidget::currentRowChanged, this, &RunPanel::showOutput);
+  connect(&watcher_, &QFutureWatcher<RunOutcome>::finished, this, &RunPanel::onFinished);
+  progressTimer_.setInterval(100);
+  connect(&progressTimer_, &QTimer::timeout, this, &RunPanel::updateProgress);
+  updateButtons();
+}
+
+RunPanel::~RunPanel() {
+  cancel_ = true;
+  watcher_.waitForFinished();
+}
+
+void RunPanel::setProgram(CompiledProgram program) {
+  program_ = std::move(program);
+  if (program_) bounds_->setGraph(program_->graph);
+  if (!isRunning()) status_->setText(program_ && !program_->ok() ? tr("Fix the program's errors to run it.") : QString());
+  updateButtons();
+}
+
+void RunPanel::updateButtons() {
+  runButton_->setEnabled(program_ && program_->ok() && !isRunning());
+  cancelButton_->setEnabled(isRunning());
+}
+
+void RunPanel::run() {
+  if (!program_ || !program_->ok() || isRunning()) return;
+  running_ = program_;
+  cancel_ = false;
+  progress_ = 0;
+  status_->setText(tr("Running…"));
+  progressBar_->show();
+  progressTimer_.start();
+  const std::map<std::string, int64_t> overrides = bounds_->overrides();
+  CompiledProgram program = running_;
+  watcher_.setFuture(QtConcurrent::run([program, overrides, this] {
+    return runReference(*program, overrides, &cancel_, &progress_);
+  }));
+  updateButtons();
+  Q_EMIT runStarted();
+}
+
+void RunPanel::cancel() {
+  if (!isRunning()) return;
+  cancel_ = true;
+  status_->setText(tr("Cancelling…"));
+}
+
+void RunPanel::updateProgress() {
+  status_->setText(tr("Running… %L1 points evaluated").arg(static_cast<qulonglong>(progress_.load())));
+}
+
+void RunPanel::onFinished() {
+  progressTimer_.stop();
+  progressBar_->hide();
+  outcome_ = watcher_.result();
+  outputs_->clear();
+  if (outcome_.ok()) {
+    QStringList bounds;
+    for (const auto& [name, value] : outcome_.bounds) bounds << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
+    status_->setText(tr("Done: %L1 points evaluated (%2).")
+                         .arg(static_cast<qulonglong>(outcome_.pointsEvaluated))
+                         .arg(bounds.join(QStringLiteral(", "))));
+    time_->setText(tr("Measured time: <b>%1</b>").arg(formatSeconds(outcome_.seconds)));
+    for (const auto& [name, value] : outcome_.outputs)
+      outputs_->addItem(QStringLiteral("%1 : %2%3").arg(QString::fromStdString(name), QString::fromUtf8(dtypeName(value.dtype()).data()),
+                                                        QString::fromStdString(shapeString(value.shape()))));
+    if (!outcome_.outputs.empty()) outputs_->setCurrentRow(0);
+  } else {
+    status_->setText(outcome_.cancelled ? tr("Cancelled after %L1 points.").arg(static_cast<qulonglong>(outcome_.pointsEvaluated))
+                                        : QString::fromStdString(outcome_.error).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+    time_->clear();
+    outputView_->clear(outcome_.cancelled ? tr("The run was cancelled.") : tr("The run failed."));
+  }
+  updateButtons();
+  Q_EMIT runFinished(outcome_.ok());
+}
+
+void RunPanel::showOutput(int row) {
+  if (row < 0 || row >= static_cast<int>(outcome_.outputs.size())) return;
+  const auto& [name, value] = outcome_.outputs[static_cast<size_t>(row)];
+  QStringList domain;
+  const Graph* graph = running_ ? &running_->graph : nullptr;  // the graph that ran
+  for (const GraphOutput& o : graph ? graph->outputs : std::vector<GraphOutput>{})
+    if (o.name == name && graph->hasNode(o.node))
+      for (const std::string& dim : graph->node(o.node).domain) domain << QString::fromStdString(dim);
+  outputView_->setOutput(QString::fromStdString(name), value, domain);
+}
+
+}  // namespace tempo::views

@@ -1,0 +1,83 @@
+// RunPanel: configure, run and inspect a run of the current program.
+//
+// Left: the bounds editor, the engine selector (the reference interpreter;
+// "Compiled" is listed but disabled until that engine exists), Run and
+// Cancel, a progress line (points evaluated), the measured time and the
+// peak memory (not measured by the reference engine), and the list of
+// outputs. Right: the selected output as a table and a plot (OutputView).
+// A run evaluates a snapshot of the last checked program on a worker thread
+// (runReference) with a cancel flag; the UI thread only polls its progress.
+#pragma once
+
+#include "document/ProgramDocument.h"
+#include "run/ReferenceRun.h"
+
+#include <QFutureWatcher>
+#include <QTimer>
+#include <QWidget>
+
+#include <atomic>
+
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+
+namespace tempo::views {
+
+class BoundsEditor;
+class OutputView;
+
+class RunPanel : public QWidget {
+  Q_OBJECT
+public:
+  explicit RunPanel(QWidget* parent = nullptr);
+  ~RunPanel() override;
+
+  BoundsEditor* boundsEditor() const { return bounds_; }
+  OutputView* outputView() const { return outputView_; }
+  QListWidget* outputList() const { return outputs_; }
+  bool isRunning() const { return watcher_.isRunning(); }
+  /// The outcome of the last finished run.
+  const RunOutcome& lastOutcome() const { return outcome_; }
+
+public Q_SLOTS:
+  /// The program the next run uses (the last checked one).
+  void setProgram(tempo::views::CompiledProgram program);
+  /// Starts a run of the current program (no-op while running or with errors).
+  void run();
+  /// Asks the running evaluation to stop.
+  void cancel();
+
+Q_SIGNALS:
+  void runStarted();
+  /// A run ended (ok is false on an error or cancel).
+  void runFinished(bool ok);
+
+private:
+  void onFinished();
+  void showOutput(int row);
+  void updateButtons();
+  void updateProgress();
+
+  CompiledProgram program_;
+  CompiledProgram running_;  // the snapshot the current (or last) run evaluates
+  BoundsEditor* bounds_ = nullptr;
+  QComboBox* engine_ = nullptr;
+  QPushButton* runButton_ = nullptr;
+  QPushButton* cancelButton_ = nullptr;
+  QProgressBar* progressBar_ = nullptr;
+  QLabel* status_ = nullptr;
+  QLabel* time_ = nullptr;
+  QLabel* memory_ = nullptr;
+  QListWidget* outputs_ = nullptr;
+  OutputView* outputView_ = nullptr;
+  QFutureWatcher<RunOutcome> watcher_;
+  QTimer progressTimer_;
+  std::atomic<bool> cancel_{false};
+  std::atomic<size_t> progress_{0};
+  RunOutcome outcome_;
+};
+
+}  // namespace tempo::views
