@@ -1,29 +1,10 @@
 #include "graph/GraphExport.h"
 
+#include "graph/GraphStyle.h"
+
 namespace tempo {
 
 namespace {
-
-struct NodeStyle {
-  const char* shape;
-  const char* fill;
-};
-
-NodeStyle styleOf(OpKind op) {
-  switch (opClass(op)) {
-    case OpClass::Source: return {"box", "#dbeafe"};
-    case OpClass::Unary:
-    case OpClass::Binary:
-    case OpClass::Ternary:
-    case OpClass::Cast: return {"ellipse", "#f1f5f9"};
-    case OpClass::MatMul: return {"box3d", "#fde68a"};
-    case OpClass::Reduce: return {"invtrapezium", "#bbf7d0"};
-    case OpClass::Movement:
-    case OpClass::Identity: return {"cds", "#e9d5ff"};
-    case OpClass::Merge: return {"diamond", "#fecaca"};
-  }
-  return {"ellipse", "#ffffff"};
-}
 
 std::string escape(const std::string& s) {
   std::string out;
@@ -33,18 +14,6 @@ std::string escape(const std::string& s) {
     out += c;
   }
   return out;
-}
-
-std::string domainStr(const std::vector<std::string>& d) {
-  std::string s = "(";
-  for (size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + d[i];
-  return s + ")";
-}
-
-std::string atomsStr(const Edge& e) {
-  std::string s = "[";
-  for (size_t i = 0; i < e.index.size(); ++i) s += (i ? ", " : "") + e.index[i].str();
-  return s + "]";
 }
 
 }  // namespace
@@ -58,23 +27,19 @@ bool isTemporalEdge(const Graph& g, const Edge& e) {
 }
 
 std::string graphToDot(const Graph& g) {
-  std::string out = "digraph sdg {\n  rankdir=BT;\n  node [fontname=\"DejaVu Sans\", fontsize=10, style=filled];\n"
-                    "  edge [fontname=\"DejaVu Sans\", fontsize=9];\n";
+  const std::string font = std::string("fontname=\"") + kGraphFontName + "\", fontsize=";
+  std::string out = "digraph sdg {\n  rankdir=BT;\n  node [" + font + std::to_string(kNodeFontSize) +
+                    ", style=filled];\n  edge [" + font + std::to_string(kEdgeFontSize) + "];\n";
   for (const auto& [id, n] : g.nodes()) {
-    NodeStyle st = styleOf(n.op);
-    std::string label = std::string(opName(n.op));
-    if (!n.name.empty()) label += " " + n.name;
-    label += "\n" + n.type.str();
-    if (!n.domain.empty()) label += " over " + domainStr(n.domain);
-    out += "  n" + std::to_string(id) + " [label=\"" + escape(label) + "\", shape=" + st.shape +
-           ", fillcolor=\"" + st.fill + "\"];\n";
+    NodeStyle st = nodeStyleOf(n.op);
+    out += "  n" + std::to_string(id) + " [label=\"" + escape(joinLines(nodeLabelLines(n))) +
+           "\", shape=" + dotShapeName(st.shape) + ", fillcolor=\"" + st.fill + "\"];\n";
   }
   for (const auto& [id, e] : g.edges()) {
-    std::string label = e.index.empty() ? "" : atomsStr(e);
-    if (!e.condition.isAlways()) label += (label.empty() ? "" : "\n") + std::string("if ") + e.condition.str();
+    std::string label = joinLines(edgeLabelLines(e));
     std::string attrs = "label=\"" + escape(label) + "\"";
     if (isTemporalEdge(g, e)) attrs += ", style=dashed";
-    if (!e.condition.isAlways()) attrs += ", color=\"#b91c1c\", fontcolor=\"#b91c1c\"";
+    if (!e.condition.isAlways()) attrs += std::string(", color=\"") + kConditionalEdgeColor + "\", fontcolor=\"" + kConditionalEdgeColor + "\"";
     out += "  n" + std::to_string(e.producer) + " -> n" + std::to_string(e.consumer) + " [" + attrs + "];\n";
   }
   for (const GraphOutput& o : g.outputs) {

@@ -132,7 +132,7 @@ TEST(CliGraph, JsonParses) {
 }
 
 TEST(CliGraph, UnknownFormatIsUsageError) {
-  CliResult r = tempo({"graph", example("small/counter.tpo"), "--format", "svg"});
+  CliResult r = tempo({"graph", example("small/counter.tpo"), "--format", "gif"});
   EXPECT_EQ(r.code, 2);
   EXPECT_FALSE(r.err.empty());
 }

@@ -1,0 +1,29 @@
+// DotBuilder: an SDG as a Graphviz graph, ready for `dot`.
+//
+// Creates one Graphviz node per drawn box (an op, a collapsed group, an
+// output sink), one Graphviz edge per drawn SDG edge (edges inside a
+// collapsed group vanish) and a cluster subgraph per expanded group, with
+// the attributes of GraphStyle.h so a Graphviz render (SVG/PNG) and the
+// studio's view look alike. The result pairs every Graphviz object with the
+// GraphLayout element it becomes, whose geometry GraphLayout.cpp fills in
+// after the layout has run.
+#pragma once
+
+#include "layout/GraphLayout.h"
+#include "layout/GraphvizSession.h"
+
+#include <vector>
+
+namespace tempo {
+
+struct DotGraph {
+  GraphLayout layout;                ///< everything but the geometry
+  std::vector<Agnode_s*> nodes;      ///< parallel to layout.nodes
+  std::vector<Agedge_s*> edges;      ///< parallel to layout.edges
+  std::vector<Agraph_s*> clusters;   ///< parallel to layout.clusters
+};
+
+/// Fills `root` (an empty directed graph) with `g`.
+DotGraph buildDotGraph(const Graph& g, const LayoutOptions& options, Agraph_s* root);
+
+}  // namespace tempo

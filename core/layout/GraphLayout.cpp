@@ -1,0 +1,82 @@
+#include "layout/GraphLayout.h"
+
+#include "layout/DotBuilder.h"
+#include "layout/GraphvizSession.h"
+
+#include <graphviz/gvc.h>
+
+namespace tempo {
+
+namespace {
+
+/// Graphviz points (y up, origin at the bounding box's lower-left) to ours.
+class Flip {
+public:
+  explicit Flip(boxf bb) : bb_(bb) {}
+  LayoutPoint operator()(pointf p) const { return {p.x - bb_.LL.x, bb_.UR.y - p.y}; }
+  LayoutRect rect(boxf b) const {
+    LayoutPoint tl = (*this)(pointf{b.LL.x, b.UR.y});
+    return {tl.x, tl.y, b.UR.x - b.LL.x, b.UR.y - b.LL.y};
+  }
+
+private:
+  boxf bb_;
+};
+
+void readGeometry(DotGraph& dg, Agraph_t* root) {
+  GraphLayout& out = dg.layout;
+  boxf bb = GD_bb(root);
+  Flip flip(bb);
+  out.width = bb.UR.x - bb.LL.x;
+  out.height = bb.UR.y - bb.LL.y;
+  for (size_t i = 0; i < out.nodes.size(); ++i) {
+    Agnode_t* n = dg.nodes[i];
+    out.nodes[i].center = flip(ND_coord(n));
+    out.nodes[i].width = ND_width(n) * 72.0;
+    out.nodes[i].height = ND_height(n) * 72.0;
+  }
+  for (size_t i = 0; i < out.edges.size(); ++i) {
+    Agedge_t* e = dg.edges[i];
+    LayoutEdge& le = out.edges[i];
+    if (splines* spl = ED_spl(e); spl && spl->size > 0) {
+      const bezier& bz = spl->list[0];
+      for (int k = 0; k < bz.size; ++k) le.spline.push_back(flip(bz.list[k]));
+      if (bz.eflag) {
+        le.hasArrow = true;
+        le.arrowTip = flip(bz.ep);
+      }
+    }
+    if (textlabel_t* lab = ED_label(e); lab && lab->set) le.labelCenter = flip(lab->pos);
+  }
+  for (size_t i = 0; i < out.clusters.size(); ++i) out.clusters[i].rect = flip.rect(GD_bb(dg.clusters[i]));
+}
+
+}  // namespace
+
+int GraphLayout::indexOfNode(NodeId id) const {
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const LayoutNode& n = nodes[i];
+    if (n.kind == LayoutNodeKind::Output) continue;
+    for (NodeId m : n.members)
+      if (m == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+GraphLayout layoutGraph(const Graph& g, const LayoutOptions& options) {
+  GraphvizSession session;
+  DotGraph dg = buildDotGraph(g, options, session.graph());
+  session.layout();
+  readGeometry(dg, session.graph());
+  return std::move(dg.layout);
+}
+
+std::string renderGraph(const Graph& g, const std::string& format, const LayoutOptions& options) {
+  if (format != "svg" && format != "png") throw GraphLayoutError("cannot render format '" + format + "' (svg or png)");
+  GraphvizSession session;
+  buildDotGraph(g, options, session.graph());
+  session.layout();
+  return session.render(format);
+}
+
+}  // namespace tempo
