@@ -165,8 +165,13 @@ void Executor::execute(const std::vector<Stmt>& body) {
       case Stmt::Kind::Exec: {
         point_.resize(s.point.size());
         for (size_t i = 0; i < s.point.size(); ++i) point_[i] = s.point[i].eval(slots);
-        Tensor value = programs_[s.node]->compute(point_, stores_, *sources_);
-        storeOf(s.node, "exec").write(point_, std::move(value));
+        std::optional<Tensor> value = programs_[s.node]->compute(point_, stores_, *sources_);
+        if (value) {
+          storeOf(s.node, "exec").write(point_, std::move(*value));
+        } else {
+          storeOf(s.node, "exec").writeUndefined(point_);
+          ++stats_.undefinedExecs;
+        }
         ++stats_.execs;
         break;
       }

@@ -42,6 +42,7 @@ struct ExecutorOptions {
 
 struct ExecStats {
   int64_t execs = 0;          ///< Exec statements run (node points computed)
+  int64_t undefinedExecs = 0; ///< of which undefined (a branch run outside its branch)
   int64_t loopIterations = 0;
   int64_t memoryStatements = 0;  ///< Alloc, Free, SwapOut, SwapIn run
   int64_t peakBytes = 0;

@@ -82,7 +82,8 @@ void NodeProgram::fail(const std::vector<int64_t>& point, const std::string& mes
   throw ExecError(describe(point) + ": " + message, node_->id, point);
 }
 
-Tensor NodeProgram::compute(const std::vector<int64_t>& point, const StoreTable& stores, SourceArrays& sources) {
+std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, const StoreTable& stores,
+                                           SourceArrays& sources) {
   const Node& n = *node_;
   if (point.size() != domainBounds_.size()) fail(point, "a point of the wrong rank");
   for (size_t i = 0; i < point.size(); ++i) {
@@ -103,15 +104,17 @@ Tensor NodeProgram::compute(const std::vector<int64_t>& point, const StoreTable&
     std::vector<Tensor> args;
     for (const Input& in : inputs_) {
       bool live = in.condition.holds(slots_.data());
-      if (n.op == OpKind::Merge) {
-        if (!live) continue;
-        args.push_back(gather(in, point, stores));
-        break;
-      }
+      if (n.op == OpKind::Merge && !live) continue;
       if (!live)
         fail(point, "the condition `" + in.edge->condition.str() + "` of input " + in.edge->str() +
                         " does not hold, and only merge inputs may be conditional");
-      args.push_back(gather(in, point, stores));
+      std::optional<Tensor> arg = gather(in, point, stores);
+      if (!arg) {
+        if (n.op != OpKind::Merge) return std::nullopt;
+        fail(point, "the branch it takes, " + in.edge->str() + ", is undefined here (it reads outside a domain)");
+      }
+      args.push_back(std::move(*arg));
+      if (n.op == OpKind::Merge) break;
     }
     if (n.op == OpKind::Merge) {
       if (args.empty()) fail(point, "no branch of the merge covers this point");
@@ -128,10 +131,11 @@ Tensor NodeProgram::compute(const std::vector<int64_t>& point, const StoreTable&
   if (result.shape() != shape || result.dtype() != n.type.dtype)
     fail(point, "computed " + std::string(dtypeName(result.dtype())) + shapeString(result.shape()) +
                     " but the node's type is " + std::string(dtypeName(n.type.dtype)) + shapeString(shape) + " here");
-  return result;
+  return std::optional<Tensor>(std::move(result));
 }
 
-Tensor NodeProgram::gather(const Input& in, const std::vector<int64_t>& point, const StoreTable& stores) {
+std::optional<Tensor> NodeProgram::gather(const Input& in, const std::vector<int64_t>& point,
+                                          const StoreTable& stores) {
   const Node& producer = graph_->node(in.edge->producer);
   const TensorStore* store = stores.at(producer.id).get();
   size_t rank = in.lo.size();
@@ -141,19 +145,27 @@ Tensor NodeProgram::gather(const Input& in, const std::vector<int64_t>& point, c
     hi[i] = in.isSlice[i] ? in.hi[i].eval(slots_.data()) : lo[i] + 1;
     bool inside = in.isSlice[i] ? (0 <= lo[i] && lo[i] <= hi[i] && hi[i] <= in.producerBounds[i])
                                 : (0 <= lo[i] && lo[i] < in.producerBounds[i]);
-    if (!inside)
+    if (!inside) {
+      if (node_->op != OpKind::Merge) return std::nullopt;
       fail(point, "reads " + nodeLabel(producer) + " outside its domain through " + in.edge->str() + ": " +
                       producer.domain[i] + " in [" + std::to_string(lo[i]) + ", " + std::to_string(hi[i]) +
                       "), valid is [0, " + std::to_string(in.producerBounds[i]) + ")");
+    }
     if (in.isSlice[i]) leading.push_back(hi[i] - lo[i]);
   }
-  if (leading.empty()) return store->read(lo);
+  if (leading.empty()) {
+    if (store->undefinedAt(lo)) return std::nullopt;
+    return store->read(lo);
+  }
   std::vector<Tensor> parts;
   std::vector<int64_t> p = lo;
   bool empty = false;
   for (size_t i = 0; i < rank; ++i) empty = empty || lo[i] == hi[i];
   if (!empty) {
-    do parts.push_back(store->read(p));
+    do {
+      if (store->undefinedAt(p)) return std::nullopt;
+      parts.push_back(store->read(p));
+    }
     while ([&] {
       for (size_t i = rank; i-- > 0;) {
         if (++p[i] < hi[i]) return true;

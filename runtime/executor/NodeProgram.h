@@ -9,6 +9,10 @@
 // takes the first input whose condition holds — and applies the reference
 // kernel, or produces a source value. The semantics are exactly those of the
 // ReferenceInterpreter; failures are ExecErrors naming the node and point.
+// Schedules run a node over its whole domain box, so a branch node (`c[t-1] + 1`)
+// also runs where its merge never takes it (t = 0) and its read leaves the
+// producer's domain: such points are undefined, not errors, unless a merge or
+// an output actually needs them.
 #pragma once
 
 #include "executor/CompiledIndex.h"
@@ -17,6 +21,7 @@
 #include "graph/Graph.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,8 +39,11 @@ public:
 
   const Node& node() const { return *node_; }
   const std::vector<int64_t>& domainBounds() const { return domainBounds_; }
-  /// The value at `point`; reads producers from `stores`.
-  Tensor compute(const std::vector<int64_t>& point, const StoreTable& stores, SourceArrays& sources);
+  /// The value at `point`; reads producers from `stores`. nullopt when the
+  /// node is undefined there: a non-merge node whose read leaves a producer's
+  /// domain or meets an undefined producer point (a branch node run outside
+  /// its branch); a merge that needs such a value is an ExecError.
+  std::optional<Tensor> compute(const std::vector<int64_t>& point, const StoreTable& stores, SourceArrays& sources);
   /// `node %4 'h' (merge) at f.tpo:3:1, point (b=0, t=2)`.
   std::string describe(const std::vector<int64_t>& point) const;
   [[noreturn]] void fail(const std::vector<int64_t>& point, const std::string& message) const;
@@ -48,7 +56,8 @@ private:
     std::vector<int64_t> producerBounds;
     CompiledCondition condition;
   };
-  Tensor gather(const Input& in, const std::vector<int64_t>& point, const StoreTable& stores);
+  /// nullopt when the read is undefined (outside the producer's domain or an undefined point).
+  std::optional<Tensor> gather(const Input& in, const std::vector<int64_t>& point, const StoreTable& stores);
   Tensor source(const std::vector<int64_t>& point, const std::vector<int64_t>& shape, SourceArrays& sources);
   OpAttrs attrsHere() const;
 

@@ -66,9 +66,17 @@ void TensorStore::write(const Point& p, Tensor value) {
   s.value = std::move(value);
   s.point = p;
   s.full = true;
+  s.undefined = false;
   bytes_ += add;
   if (ctx_.tracker) ctx_.tracker->allocate(ctx_.node, add);
 }
+
+void TensorStore::writeUndefined(const Point& p) {
+  write(p, Tensor(DType::F32, {0}));
+  slots_[slotOf(p)].undefined = true;
+}
+
+bool TensorStore::undefinedAt(const Point& p) const { return holds(p) && slots_[slotOf(p)].undefined; }
 
 const Tensor& TensorStore::read(const Point& p) const {
   if (state_ == State::Freed) fail(p, "read after the store was freed");
@@ -77,6 +85,7 @@ const Tensor& TensorStore::read(const Point& p) const {
   const Slot& s = slots_[slotOf(p)];
   if (!s.full) fail(p, "not held: never written");
   if (s.point != p) fail(p, "not held: evicted (" + evictedReason(s.point) + ")");
+  if (s.undefined) fail(p, "undefined: the node reads outside a producer's domain at this point");
   return s.value;
 }
 

@@ -7,7 +7,8 @@
 // (slot = coord mod window). Each slot remembers the exact point it holds, so
 // reading a point that is not held — evicted by a newer write, never written,
 // freed, or swapped out — is an ExecError naming the node, the point and the
-// reason, never a stale value. Stores report the bytes they hold to a
+// reason, never a stale value. A point can also be held as undefined (see
+// writeUndefined); reading it is an error too. Stores report the bytes they hold to a
 // MemoryTracker as values come and go.
 #pragma once
 
@@ -43,8 +44,13 @@ public:
   virtual std::string describe() const = 0;
 
   void write(const Point& p, Tensor value);
-  /// The value at `p`; ExecError if the store does not hold it.
+  /// Marks `p` as having no value (its node reads outside a producer's domain
+  /// there: a branch the schedule runs where its merge never takes it).
+  void writeUndefined(const Point& p);
+  /// The value at `p`; ExecError if the store does not hold it or it is undefined.
   const Tensor& read(const Point& p) const;
+  /// True when `p` is held and was written undefined.
+  bool undefinedAt(const Point& p) const;
   bool holds(const Point& p) const;
 
   void allocate();  ///< (re)opens a freed store; a fresh store is open already
@@ -71,6 +77,7 @@ private:
     Tensor value;
     Point point;
     bool full = false;
+    bool undefined = false;
   };
   enum class State { Open, Freed, Swapped };
   void checkInDomain(const Point& p) const;

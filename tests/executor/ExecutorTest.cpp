@@ -63,6 +63,29 @@ TEST(Executor, CounterMatchesHandValuesAndInterpreter) {
   expectMatchesInterpreter(k.g, ex, {{"T", 5}});
 }
 
+TEST(Executor, BranchRunOutsideItsBranchIsUndefinedNotAnError) {
+  // The schedule runs inc = c[t - 1] + 1 at t = 0 too, where it reads outside c's domain.
+  Counter k;
+  LoopProgram p{{exec(k.one), loop("t", 0, T, {exec(k.inc, {t}), exec(k.c, {t})})}};
+  Executor ex(k.g, p, {});
+  ex.run();
+  EXPECT_EQ(values(ex.outputs()[0].second), (std::vector<double>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(ex.stats().undefinedExecs, 1);
+  EXPECT_TRUE(ex.store(k.inc).undefinedAt({0}));
+  try {
+    ex.valueAt(k.inc, {0});
+    FAIL() << "expected an ExecError";
+  } catch (const ExecError& e) {
+    EXPECT_NE(std::string(e.what()).find("undefined"), std::string::npos) << e.what();
+  }
+  // A merge that takes an undefined branch is an error.
+  Graph g = k.g;
+  for (const Edge* e : g.inputs(k.c))
+    g.edge(e->id).condition = e->inputIndex == 0 ? interp_test::when(t, Rel::Eq, 1) : Condition::always();
+  Executor bad(g, p, {});
+  EXPECT_THROW(bad.run(), ExecError);
+}
+
 TEST(Executor, OneScheduleRunsAtAnyBound) {
   Counter k;
   LoopProgram p = k.schedule();

@@ -1,0 +1,166 @@
+// The storage planner on hand-built graphs and schedules: which store each
+// node gets, that the planned run gives the same values with a lower peak,
+// and that a wrong plan is caught by the stores instead of reading stale values.
+#include "ExecutorTestSupport.h"
+
+#include "executor/Executor.h"
+#include "executor/StoragePlanner.h"
+
+#include <gtest/gtest.h>
+
+namespace tempo {
+namespace {
+
+using namespace interp_test;
+using namespace exec_test;
+using Rel = Constraint::Rel;
+
+const IndexExpr t = dim("t");
+const IndexExpr T = bound("T");
+
+/// acc[t] = v[t] (t == 0) else acc[t - 1] + v[t]; out o[t] = acc[t] + acc[t - 1 or t]; v[t] = t + 1.
+struct RunningSum {
+  Graph g;
+  NodeId v, add, acc, o;
+  RunningSum() {
+    g.dims = {{"t", "T"}};
+    g.boundDefaults = {{"T", 6}};
+    v = addNode(g, OpKind::EvalIndex, {"t"}, f32({2}), indexAttrs(t + 1), "v");
+    g.node(v).type = f32();
+    add = addNode(g, OpKind::Add, {"t"}, f32());
+    acc = addNode(g, OpKind::Merge, {"t"}, f32(), {}, "acc");
+    o = addNode(g, OpKind::Identity, {"t"}, f32(), {}, "o");
+    addEdge(g, add, 0, acc, {at(t - 1)});
+    addEdge(g, add, 1, v, {at(t)});
+    addEdge(g, acc, 0, v, {at(t)}, interp_test::when(t, Rel::Eq, 0));
+    addEdge(g, acc, 1, add, {at(t)}, interp_test::when(t, Rel::Ge, 1));
+    addEdge(g, o, 0, acc, {at(t)});
+    g.outputs = {{"o", o, {}}};
+  }
+  LoopProgram fused() const {
+    return {{loop("t", 0, T, {exec(v, {t}), exec_test::when(interp_test::when(t, Rel::Ge, 1), {exec(add, {t})}),
+                              exec(acc, {t}), exec(o, {t})})}};
+  }
+};
+
+TEST(StoragePlanner, PicksPointCircularAndWhole) {
+  RunningSum k;
+  LoopProgram p = k.fused();
+  SymbolEnv bounds{{"T", 6}};
+  StoragePlan plan = planStorage(k.g, p, bounds);
+  EXPECT_EQ(plan.at(k.v).kind, StoreKind::Point);
+  EXPECT_EQ(plan.at(k.add).kind, StoreKind::Point);
+  EXPECT_EQ(plan.at(k.acc).kind, StoreKind::Circular);
+  EXPECT_EQ(plan.at(k.acc).window, 2);
+  EXPECT_EQ(plan.at(k.o).kind, StoreKind::Whole);  // an output
+  EXPECT_EQ(plan.at(k.acc).predictedBytes, 8);
+  EXPECT_EQ(plan.at(k.o).predictedBytes, 24);
+
+  Executor whole(k.g, p, {bounds, std::nullopt});
+  whole.run();
+  Executor planned(k.g, p, {bounds, plan});
+  planned.run();
+  EXPECT_EQ(values(planned.outputs()[0].second), (std::vector<double>{1, 3, 6, 10, 15, 21}));
+  EXPECT_EQ(values(whole.outputs()[0].second), values(planned.outputs()[0].second));
+  EXPECT_EQ(whole.stats().peakBytes, 3 * 6 * 4 + 5 * 4);  // add runs only for t >= 1
+  EXPECT_EQ(planned.stats().peakBytes, 4 + 4 + 8 + 24);
+  EXPECT_EQ(planned.stats().peakBytes, predictedTotalBytes(plan));
+}
+
+TEST(StoragePlanner, SplitLoopsKeepWholeStores) {
+  // v is computed for every t in a first loop and read in a second: no point store.
+  RunningSum k;
+  LoopProgram p{{loop("t", 0, T, {exec(k.v, {t})}),
+                 loop("t", 0, T, {exec_test::when(interp_test::when(t, Rel::Ge, 1), {exec(k.add, {t})}),
+                                  exec(k.acc, {t})}),
+                 loop("t", 0, T, {exec(k.o, {t})})}};
+  StoragePlan plan = planStorage(k.g, p, {{"T", 6}});
+  EXPECT_EQ(plan.at(k.v).kind, StoreKind::Whole);
+  EXPECT_EQ(plan.at(k.acc).kind, StoreKind::Whole);  // o reads it in another loop
+  EXPECT_EQ(plan.at(k.add).kind, StoreKind::Point);
+  Executor ex(k.g, p, {{{"T", 6}}, plan});
+  ex.run();
+  EXPECT_EQ(values(ex.outputs()[0].second), (std::vector<double>{1, 3, 6, 10, 15, 21}));
+}
+
+/// m[t] = sum(v[max(0, t - 2):t + 1]) read in the same loop, v[t] = 2 t.
+struct SlidingSum {
+  Graph g;
+  NodeId v, m;
+  LoopProgram p;
+  SlidingSum() {
+    g.dims = {{"t", "T"}};
+    v = addNode(g, OpKind::EvalIndex, {"t"}, f32(), indexAttrs(t * 2), "v");
+    m = addNode(g, OpKind::ReduceSum, {"t"}, f32(), reduceAttrs({0}), "m");
+    addEdge(g, m, 0, v, {range(IndexExpr::max(0, t - 2), t + 1)});
+    g.outputs = {{"m", m, {}}};
+    p = {{loop("t", 0, T, {exec(v, {t}), exec(m, {t})})}};
+  }
+};
+
+TEST(StoragePlanner, SlidingWindowGetsItsWidth) {
+  SlidingSum k;
+  Graph& g = k.g;
+  NodeId v = k.v;
+  LoopProgram& p = k.p;
+  StoragePlan plan = planStorage(g, p, {{"T", 10}});
+  ASSERT_EQ(plan.at(v).kind, StoreKind::Circular);
+  EXPECT_EQ(plan.at(v).window, 3);
+  Executor ex(g, p, {{{"T", 10}}, plan});
+  ex.run();
+  EXPECT_EQ(values(ex.outputs()[0].second), (std::vector<double>{0, 2, 6, 12, 18, 24, 30, 36, 42, 48}));
+  EXPECT_EQ(ex.stats().peakBytes, 3 * 4 + 10 * 4);
+  // A growing window 0:t+1 keeps every point.
+  g.edge(0).index = {range(0, t + 1)};
+  EXPECT_EQ(planStorage(g, p, {{"T", 10}}).at(v).kind, StoreKind::Whole);
+}
+
+TEST(StoragePlanner, WrongPlanIsCaughtByTheStores) {
+  SlidingSum k;
+  StoragePlan tooSmall = planStorage(k.g, k.p, {{"T", 10}});
+  tooSmall[k.v] = StoreSpec::circular(0, 2);  // v[t - 2] needs a window of 3
+  Executor ex(k.g, k.p, {{{"T", 10}}, tooSmall});
+  try {
+    ex.run();
+    FAIL() << "expected an ExecError";
+  } catch (const ExecError& e) {
+    EXPECT_NE(std::string(e.what()).find("evicted"), std::string::npos) << e.what();
+    EXPECT_EQ(e.node, k.v);
+    EXPECT_EQ(e.point, (std::vector<int64_t>{0}));
+  }
+  StoragePlan pointOutput;
+  pointOutput[k.m] = StoreSpec::point();
+  Executor ex2(k.g, k.p, {{{"T", 10}}, pointOutput});
+  ex2.run();
+  EXPECT_THROW(ex2.outputs(), ExecError);
+}
+
+TEST(StoragePlanner, LookAheadInABackwardLoop) {
+  // f[t] = v[t] + f[t + 1] (f[T - 1] = v[T - 1]); out o = f[t] * 1 read in the same backward loop.
+  Graph g;
+  g.dims = {{"t", "T"}};
+  NodeId v = addNode(g, OpKind::EvalIndex, {"t"}, f32(), indexAttrs(t), "v");
+  NodeId add = addNode(g, OpKind::Add, {"t"}, f32());
+  NodeId f = addNode(g, OpKind::Merge, {"t"}, f32(), {}, "f");
+  NodeId o = addNode(g, OpKind::Identity, {"t"}, f32(), {}, "o");
+  addEdge(g, add, 0, v, {at(t)});
+  addEdge(g, add, 1, f, {at(t + 1)});
+  addEdge(g, f, 0, v, {at(t)}, interp_test::when(t, Rel::Eq, T - 1));
+  addEdge(g, f, 1, add, {at(t)}, interp_test::when(t, Rel::Lt, T - 1));
+  addEdge(g, o, 0, f, {at(t)});
+  g.outputs = {{"o", o, {}}};
+  LoopProgram p{{loop("t", 0, T, {exec(v, {t}), exec_test::when(interp_test::when(t, Rel::Lt, T - 1), {exec(add, {t})}),
+                                  exec(f, {t}), exec(o, {t})}, -1)}};
+  StoragePlan plan = planStorage(g, p, {{"T", 5}});
+  ASSERT_EQ(plan.at(f).kind, StoreKind::Circular);
+  EXPECT_EQ(plan.at(f).window, 2);
+  Executor ex(g, p, {{{"T", 5}}, plan});
+  ex.run();
+  EXPECT_EQ(values(ex.outputs()[0].second), (std::vector<double>{10, 10, 9, 7, 4}));
+  // The same reads in a forward loop are not circular.
+  std::get<ForStmt>(p.body[0].node).step = 1;
+  EXPECT_EQ(planStorage(g, p, {{"T", 5}}).at(f).kind, StoreKind::Whole);
+}
+
+}  // namespace
+}  // namespace tempo
