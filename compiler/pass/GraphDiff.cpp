@@ -64,12 +64,12 @@ std::vector<DiffLine> editScript(const std::vector<std::string>& a, const std::v
     if (i < n && j < m && a[i] == b[j]) {
       script.push_back({' ', a[i], int(i), int(j)});
       ++i, ++j;
-    } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
+    } else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      script.push_back({'-', a[i], int(i), int(j)});  // deletions first, as diff(1) prints them
+      ++i;
+    } else {
       script.push_back({'+', b[j], int(i), int(j)});
       ++j;
-    } else {
-      script.push_back({'-', a[i], int(i), int(j)});
-      ++i;
     }
   }
   return script;

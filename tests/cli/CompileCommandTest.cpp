@@ -1,0 +1,111 @@
+// `tempo compile`: the pass list, the summary table, --print-after,
+// --stop-after, --disable and their usage errors, driven in-process.
+#include "CliTestUtil.h"
+
+#include <gtest/gtest.h>
+
+namespace tempo::cli::test {
+namespace {
+
+const std::vector<std::string> kPasses = {"branch-lowering",
+                                          "constant-folding",
+                                          "algebraic-simplification",
+                                          "common-subexpression-elimination",
+                                          "domain-reduction",
+                                          "dead-code-elimination"};
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(CliCompile, PassesListsThePipelineInOrderWithDescriptions) {
+  CliResult r = tempo({"compile", "--passes"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  size_t last = 0;
+  for (const std::string& pass : kPasses) {
+    size_t at = r.out.find(pass);
+    ASSERT_NE(at, std::string::npos) << pass << "\n" << r.out;
+    EXPECT_GT(at, last) << pass;
+    last = at;
+  }
+  EXPECT_NE(r.out.find("first branch whose guard holds"), std::string::npos) << r.out;
+}
+
+TEST(CliCompile, DefaultPrintsASummaryTableAndTheFinalGraph) {
+  CliResult r = tempo({"compile", example("small/counter.tpo")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("pass"), std::string::npos);
+  EXPECT_NE(r.out.find("changed nodes"), std::string::npos);
+  for (const std::string& pass : kPasses) EXPECT_NE(r.out.find(pass), std::string::npos) << pass;
+  EXPECT_NE(r.out.find(" ms"), std::string::npos);
+  EXPECT_NE(r.out.find("no change"), std::string::npos) << r.out;  // nothing folds in counter
+  EXPECT_NE(r.out.find("graph \""), std::string::npos);
+  EXPECT_NE(r.out.find("if t > 0"), std::string::npos) << r.out;  // branch lowering ran
+  EXPECT_NE(r.out.find("out c = %0"), std::string::npos) << r.out;
+}
+
+TEST(CliCompile, PrintAfterAllShowsEveryPassWithDescriptionAndChange) {
+  CliResult r = tempo({"compile", example("gpt_decode.tpo"), "--print-after=all"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const std::string& pass : kPasses) EXPECT_NE(r.out.find("=== after " + pass), std::string::npos) << pass;
+  EXPECT_EQ(count(r.out, "=== after "), kPasses.size());
+  EXPECT_EQ(count(r.out, "\ngraph \""), kPasses.size());
+  EXPECT_NE(r.out.find("change: "), std::string::npos);
+  EXPECT_NE(r.out.find("note: "), std::string::npos) << r.out;
+}
+
+TEST(CliCompile, PrintAfterOnePassPrintsOnlyIt) {
+  CliResult r = tempo({"compile", example("small/counter.tpo"), "--print-after", "constant-folding"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(count(r.out, "=== after "), 1u) << r.out;
+  EXPECT_NE(r.out.find("=== after constant-folding (2/6) [no change]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("change: no change"), std::string::npos) << r.out;
+}
+
+TEST(CliCompile, StopAfterAndDisableShapeTheRun) {
+  CliResult r = tempo({"compile", example("small/counter.tpo"), "--stop-after=branch-lowering"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("not run"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("%3 = constant"), std::string::npos) << r.out;  // CSE did not run
+
+  r = tempo({"compile", example("small/counter.tpo"), "--disable=branch-lowering", "--disable",
+             "common-subexpression-elimination"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(count(r.out, "disabled"), 2u) << r.out;
+  EXPECT_EQ(r.out.find("if t > 0"), std::string::npos) << r.out;
+}
+
+TEST(CliCompile, UnknownPassNamesAreUsageErrorsListingValidNames) {
+  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
+           {"compile", example("small/counter.tpo"), "--disable=nope"},
+           {"compile", example("small/counter.tpo"), "--stop-after=nope"},
+           {"compile", example("small/counter.tpo"), "--print-after=nope"}}) {
+    CliResult r = tempo(args);
+    EXPECT_EQ(r.code, 2) << args[2] << "\n" << r.err;
+    EXPECT_NE(r.err.find("unknown pass 'nope'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("dead-code-elimination"), std::string::npos) << r.err;
+  }
+}
+
+TEST(CliCompile, MissingFileAndBadProgramsGiveTheDocumentedCodes) {
+  EXPECT_EQ(tempo({"compile"}).code, 2);
+  CliResult r = tempo({"compile", "/nonexistent/x.tpo"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  TempDir dir("compile");
+  writeFile(dir.str("bad.tpo"), "dim t < T\nset T = 3\nout y = q[t] + 1.0\n");
+  r = tempo({"compile", dir.str("bad.tpo")});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("error"), std::string::npos);
+}
+
+TEST(CliCompile, EveryExampleCompiles) {
+  for (const auto& program : allExamples()) {
+    CliResult r = tempo({"compile", program.string()});
+    EXPECT_EQ(r.code, 0) << program << "\n" << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace tempo::cli::test
