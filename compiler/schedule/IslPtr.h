@@ -10,6 +10,8 @@
 // continue on error) into an IslError carrying isl's last message.
 #pragma once
 
+#include "schedule/IslError.h"
+
 #include <isl/ast.h>
 #include <isl/aff.h>
 #include <isl/ast_build.h>
@@ -30,12 +32,6 @@
 #include <string>
 
 namespace tempo {
-
-/// An isl operation failed; the message names the step and isl's own reason.
-class IslError : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
 
 template <class T> struct IslDeleter;
 #define TEMPO_ISL_DELETER(T) \

@@ -9,6 +9,7 @@
 // returns with this check, and the tests use it too.
 #pragma once
 
+#include "schedule/IslError.h"
 #include "symbolic/PointSet.h"
 
 #include <string>

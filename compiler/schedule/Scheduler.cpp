@@ -7,6 +7,7 @@
 #include "schedule/ScheduleCheck.h"
 
 #include <regex>
+#include <set>
 
 namespace tempo {
 
@@ -94,6 +95,76 @@ IslPtr<isl_ast_node> generateAst(isl_ctx* ctx, const Graph& g, const IslInputs& 
   return islCheck(isl_ast_build_node_from_schedule(b.get(), isl_schedule_copy(schedule)), ctx, "generating the AST");
 }
 
+/// Statements with an empty domain whose inputs are all hoisted too (loads of
+/// weights, constants, eval_index of a bound), in an order that respects their
+/// dependences. They run once, before everything else.
+std::vector<NodeId> hoistedStatements(const Graph& g) {
+  std::vector<NodeId> order;
+  std::set<NodeId> hoisted;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [id, n] : g.nodes()) {
+      if (hoisted.count(id) || !n.domain.empty()) continue;
+      bool ready = true;
+      for (const Edge* e : g.inputs(id)) ready = ready && hoisted.count(e->producer);
+      if (!ready) continue;
+      hoisted.insert(id);
+      order.push_back(id);
+      changed = true;
+    }
+  }
+  return order;
+}
+
+/// `[..] -> { S_a[] -> [0]; S_b[] -> [1] }` for the hoisted statements.
+std::string hoistedOrder(const DependenceRelations& rel, const std::vector<NodeId>& hoisted) {
+  std::string params, body;
+  for (size_t i = 0; i < rel.params.size(); ++i) params += (i ? ", " : "") + rel.params[i];
+  for (size_t i = 0; i < hoisted.size(); ++i)
+    body += (i ? "; " : "") + statementName(hoisted[i]) + "[] -> [" + std::to_string(i) + "]";
+  return "[" + params + "] -> { " + body + " }";
+}
+
+/// A schedule tree with one band that orders `domain` by the map `text`.
+IslPtr<isl_schedule> bandSchedule(isl_ctx* ctx, isl_union_set* domain, const std::string& text, const std::string& what) {
+  auto map = islCheck(isl_union_map_read_from_str(ctx, text.c_str()), ctx, "reading the " + what);
+  map.reset(isl_union_map_intersect_domain(map.release(), isl_union_set_copy(domain)));
+  auto partial = islCheck(isl_multi_union_pw_aff_from_union_map(map.release()), ctx, "the " + what + " band");
+  isl_schedule* s = isl_schedule_from_domain(isl_union_set_copy(domain));
+  return islCheck(isl_schedule_insert_partial_schedule(s, partial.release()), ctx, "the " + what + " tree");
+}
+
+/// The inputs restricted to the statements that are not hoisted.
+IslInputs withoutHoisted(isl_ctx* ctx, const IslInputs& in, isl_union_set* hoisted) {
+  IslInputs main;
+  main.domain = islCheck(isl_union_set_subtract(isl_union_set_copy(in.domain.get()), isl_union_set_copy(hoisted)), ctx,
+                         "removing hoisted statements");
+  auto restrict = [&](const IslPtr<isl_union_map>& m) {
+    isl_union_map* r = isl_union_map_intersect_domain(isl_union_map_copy(m.get()), isl_union_set_copy(main.domain.get()));
+    r = isl_union_map_intersect_range(r, isl_union_set_copy(main.domain.get()));
+    return islCheck(r, ctx, "restricting dependences");
+  };
+  main.validity = restrict(in.validity);
+  main.proximity = restrict(in.proximity);
+  main.context = IslPtr<isl_set>(isl_set_copy(in.context.get()));
+  return main;
+}
+
+/// The hoisted statements in sequence, then isl's schedule of the rest.
+IslPtr<isl_schedule> hoistedThenIsl(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel, const IslInputs& in,
+                                    unsigned long maxOperations) {
+  std::vector<NodeId> hoisted = hoistedStatements(g);
+  if (hoisted.empty()) return islSchedule(ctx, in, maxOperations);
+  std::string order = hoistedOrder(rel, hoisted);
+  auto orderMap = islCheck(isl_union_map_read_from_str(ctx, order.c_str()), ctx, "reading the hoisted order");
+  auto hoistedDomain = islCheck(isl_union_map_domain(isl_union_map_copy(orderMap.get())), ctx, "hoisted domain");
+  IslInputs main = withoutHoisted(ctx, in, hoistedDomain.get());
+  IslPtr<isl_schedule> first = bandSchedule(ctx, hoistedDomain.get(), order, "hoisted order");
+  if (isl_union_set_is_empty(main.domain.get()) == isl_bool_true) return first;
+  IslPtr<isl_schedule> rest = islSchedule(ctx, main, maxOperations);
+  return islCheck(isl_schedule_sequence(first.release(), rest.release()), ctx, "sequencing hoisted statements");
+}
+
 }  // namespace
 
 ScheduleResult computeSchedule(const Graph& g, IslContext& context, const ScheduleOptions& options) {
@@ -105,7 +176,7 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
   IslPtr<isl_schedule> schedule;
   if (options.algorithm == ScheduleOptions::Algorithm::Isl) {
     try {
-      schedule = islSchedule(ctx, in, options.maxIslOperations);
+      schedule = hoistedThenIsl(ctx, g, r.relations, in, options.maxIslOperations);
       auto map = islCheck(isl_schedule_get_map(schedule.get()), ctx, "reading the schedule map");
       if (!scheduleRespects(in.validity.get(), map.get())) {
         schedule.reset();
@@ -120,12 +191,7 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
   }
   if (!schedule) {
     r.usedFallback = true;
-    std::string text = buildFallbackSchedule(g, r.relations, context);
-    auto map = islCheck(isl_union_map_read_from_str(ctx, text.c_str()), ctx, "reading the fallback schedule");
-    map.reset(isl_union_map_intersect_domain(map.release(), isl_union_set_copy(in.domain.get())));
-    auto partial = islCheck(isl_multi_union_pw_aff_from_union_map(map.release()), ctx, "the fallback's band");
-    isl_schedule* s = isl_schedule_from_domain(isl_union_set_copy(in.domain.get()));
-    schedule = islCheck(isl_schedule_insert_partial_schedule(s, partial.release()), ctx, "the fallback's tree");
+    schedule = bandSchedule(ctx, in.domain.get(), buildFallbackSchedule(g, r.relations, context), "fallback schedule");
   }
 
   auto map = islCheck(isl_schedule_get_map(schedule.get()), ctx, "reading the schedule map");

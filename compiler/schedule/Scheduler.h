@@ -6,9 +6,12 @@
 // schedule from validity = the dependences and proximity = the dependences
 // read at their newest element; isl's AST generator turns it into loops,
 // which IslAstConversion brings into our LoopAst. Nothing is specialised to
-// bound values: the same loops run for every `--set T=...`. Source nodes
-// (loads, constants, random, eval_index) are statements like any other: they
-// run once per point of their domain, before their first reader.
+// bound values: the same loops run for every `--set T=...`. Statements with
+// an empty domain whose inputs are all such statements too (weight loads,
+// constants, eval_index of a bound) are hoisted: they run once, first, in a
+// dependence-respecting order, and isl schedules the rest after them (a
+// sequence node in the schedule tree). Sources over a domain (`load` of x
+// over (b, t)) are ordinary statements that isl places near their readers.
 //
 // If isl's scheduler fails, runs out of its operation budget, or returns a
 // schedule that the exact check (ScheduleCheck) rejects, the FallbackSchedule
@@ -18,6 +21,7 @@
 #pragma once
 
 #include "schedule/DependenceRelations.h"
+#include "schedule/IslError.h"
 #include "schedule/LoopAst.h"
 #include "symbolic/PointSet.h"
 
