@@ -49,7 +49,7 @@ private Q_SLOTS:
     editor.setDiagnostics(result->diags.items());
     problems.setDiagnostics(result->diags);
 
-    const Diagnostic& d = result->diags.sorted().front();
+    const Diagnostic d = result->diags.sorted().front();
     QCOMPARE(d.severity, Severity::Error);
     QCOMPARE(d.range.begin.line, line);
     int begin = editor.positionOf(d.range.begin), end = editor.positionOf(d.range.end);
@@ -111,11 +111,14 @@ private Q_SLOTS:
   void cursorLineAndSelectRange() {
     CodeEditor editor;
     editor.setText(QStringLiteral("dim t < T\nset T = 3\nout y = 1.0\n"));
+    editor.show();  // Scintilla reports cursor moves when it updates its UI (on paint)
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
     QSignalSpy lines(&editor, &CodeEditor::cursorLineChanged);
     editor.setCursorPosition(2, 0);
-    QCOMPARE(lines.size(), 1);
+    QTRY_COMPARE(lines.size(), 1);
     QCOMPARE(lines[0][0].toInt(), 3);
     editor.setCursorPosition(2, 3);
+    QTest::qWait(50);
     QCOMPARE(lines.size(), 1);
     editor.selectRange(3, 5, 3, 6);
     QCOMPARE(editor.selectedText(), QStringLiteral("y"));
