@@ -4,6 +4,7 @@
 #include "tempo/CompileCommand.h"
 #include "tempo/GraphCommand.h"
 #include "tempo/RunCommand.h"
+#include "tempo/ScheduleCommand.h"
 
 #include <CLI/CLI.hpp>
 
@@ -32,6 +33,7 @@ struct Commands {
   RunOptions run;
   GraphOptions graph;
   CompileOptions compile;
+  ScheduleOptionsCli schedule;
 };
 
 int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -44,6 +46,7 @@ int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::
   CLI::App* run = addRunCommand(app, c.run);
   CLI::App* graph = addGraphCommand(app, c.graph);
   CLI::App* compile = addCompileCommand(app, c.compile);
+  CLI::App* schedule = addScheduleCommand(app, c.schedule);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -53,6 +56,7 @@ int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::
   if (run->parsed()) return runRun(c.run, out, err);
   if (graph->parsed()) return runGraph(c.graph, out, err);
   if (compile->parsed()) return runCompile(c.compile, out, err);
+  if (schedule->parsed()) return runSchedule(c.schedule, out, err);
   err << "tempo: no command given (try tempo --help)\n";
   return kExitUsage;
 }
