@@ -23,6 +23,8 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
 
 namespace tempo::views {
 
@@ -101,18 +103,18 @@ void MainWindow::showEvent(QShowEvent* event) {
   laidOut_ = true;
   if (!restoredState_) {  // first start: editor and graph side by side, a short bottom area
     resizeDocks({graphDock_}, {width() * 45 / 100}, Qt::Horizontal);
-    resizeDocks({runDock_}, {height() * 30 / 100}, Qt::Vertical);
+    resizeDocks({runDock_}, {height() * 28 / 100}, Qt::Vertical);
   }
 }
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newFile);
-  file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+  QAction* newAction = file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newFile);
+  QAction* openAction = file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
   file->addSeparator();
-  file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+  QAction* saveAction = file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
   file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -133,15 +135,31 @@ void MainWindow::buildMenus() {
   menuBar()->addMenu(buildExamplesMenu());
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
-  run->addAction(tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] {
+  QAction* runAction = run->addAction(tr("&Run"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] {
     showView(QStringLiteral("run"));
     runPanel_->run();
   });
-  run->addAction(tr("&Cancel Run"), QKeySequence(Qt::CTRL | Qt::Key_Period), runPanel_, &RunPanel::cancel);
+  QAction* cancelAction = run->addAction(tr("&Cancel Run"), QKeySequence(Qt::CTRL | Qt::Key_Period), runPanel_, &RunPanel::cancel);
+
+  QToolBar* tools = addToolBar(tr("Main"));
+  tools->setObjectName(QStringLiteral("MainToolBar"));
+  tools->setMovable(false);
+  tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  const std::pair<QAction*, QStyle::StandardPixmap> icons[] = {
+      {newAction, QStyle::SP_FileIcon},      {openAction, QStyle::SP_DialogOpenButton},
+      {saveAction, QStyle::SP_DialogSaveButton}, {runAction, QStyle::SP_MediaPlay},
+      {cancelAction, QStyle::SP_MediaStop}};
+  for (const auto& [action, icon] : icons) {
+    action->setIcon(style()->standardIcon(icon));
+    if (action == runAction) tools->addSeparator();
+    tools->addAction(action);
+  }
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
   for (QDockWidget* dock : {problemsDock_, graphDock_, passesDock_, scheduleDock_, runDock_})
     viewMenu_->addAction(dock->toggleViewAction());
+  viewMenu_->addSeparator();
+  viewMenu_->addAction(tools->toggleViewAction());
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About Tempo Studio"), this, &MainWindow::about)->setMenuRole(QAction::AboutRole);
@@ -200,8 +218,9 @@ void MainWindow::onCompiled(const CompiledProgram& result) {
   size_t others = static_cast<size_t>(problems_->problemCount()) - errors;
   problemsDock_->setWindowTitle(problems_->problemCount() ? tr("Problems (%1)").arg(problems_->problemCount()) : tr("Problems"));
   QString graphSize = tr("%1 nodes, %2 edges").arg(result->graph.nodes().size()).arg(result->graph.edges().size());
-  if (errors) checkStatus_->setText(tr("✗ %n error(s)", nullptr, static_cast<int>(errors)));
-  else if (others) checkStatus_->setText(tr("⚠ %n warning(s) · %1", nullptr, static_cast<int>(others)).arg(graphSize));
+  auto count = [](size_t n, const QString& one, const QString& many) { return (n == 1 ? one : many).arg(n); };
+  if (errors) checkStatus_->setText(QStringLiteral("✗ ") + count(errors, tr("%1 error"), tr("%1 errors")));
+  else if (others) checkStatus_->setText(QStringLiteral("⚠ ") + count(others, tr("%1 warning"), tr("%1 warnings")) + QStringLiteral(" · ") + graphSize);
   else checkStatus_->setText(tr("✓ No problems · %1").arg(graphSize));
 }
 

@@ -16,6 +16,8 @@ namespace {
 constexpr int kErrorIndicator = 8;
 constexpr int kWarningIndicator = 9;
 constexpr int kNoteIndicator = 10;
+constexpr int kErrorTint = 11;  // a translucent box under the squiggle, so short ranges stand out
+constexpr int kWarningTint = 12;
 constexpr int kErrorMarker = 1;
 constexpr int kWarningMarker = 2;
 constexpr int kSymbolMargin = 1;
@@ -45,7 +47,11 @@ CodeEditor::CodeEditor(QWidget* parent) : QsciScintilla(parent), lexer_(new TpoL
   indicatorDefine(SquiggleIndicator, kErrorIndicator);
   indicatorDefine(SquiggleIndicator, kWarningIndicator);
   indicatorDefine(DotsIndicator, kNoteIndicator);
-  for (int ind : {kErrorIndicator, kWarningIndicator, kNoteIndicator}) SendScintilla(SCI_INDICSETUNDER, ind, 1);
+  indicatorDefine(StraightBoxIndicator, kErrorTint);
+  indicatorDefine(StraightBoxIndicator, kWarningTint);
+  for (int ind : {kErrorTint, kWarningTint}) SendScintilla(SCI_INDICSETOUTLINEALPHA, static_cast<unsigned long>(ind), 0L);
+  for (int ind : {kErrorIndicator, kWarningIndicator, kNoteIndicator, kErrorTint, kWarningTint})
+    SendScintilla(SCI_INDICSETUNDER, ind, 1);
   markerDefine(Circle, kErrorMarker);
   markerDefine(Circle, kWarningMarker);
   applyPalette();
@@ -78,6 +84,13 @@ void CodeEditor::applyPalette() {
   setIndicatorForegroundColor(themeColor(ThemeColor::Error, p), kErrorIndicator);
   setIndicatorForegroundColor(themeColor(ThemeColor::Warning, p), kWarningIndicator);
   setIndicatorForegroundColor(themeColor(ThemeColor::Note, p), kNoteIndicator);
+  auto tint = [&p](ThemeColor role) {  // QScintilla takes an indicator's alpha from its colour
+    QColor c = themeColor(role, p);
+    c.setAlpha(40);
+    return c;
+  };
+  setIndicatorForegroundColor(tint(ThemeColor::Error), kErrorTint);
+  setIndicatorForegroundColor(tint(ThemeColor::Warning), kWarningTint);
   setMarkerBackgroundColor(themeColor(ThemeColor::Error, p), kErrorMarker);
   setMarkerForegroundColor(themeColor(ThemeColor::Error, p), kErrorMarker);
   setMarkerBackgroundColor(themeColor(ThemeColor::Warning, p), kWarningMarker);
@@ -112,7 +125,7 @@ bool CodeEditor::hasIndicatorAt(int indicator, int position) const {
 void CodeEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics) {
   diagnostics_ = diagnostics;
   long length = SendScintilla(SCI_GETLENGTH);
-  for (int ind : {kErrorIndicator, kWarningIndicator, kNoteIndicator}) {
+  for (int ind : {kErrorIndicator, kWarningIndicator, kNoteIndicator, kErrorTint, kWarningTint}) {
     SendScintilla(SCI_SETINDICATORCURRENT, ind);
     SendScintilla(SCI_INDICATORCLEARRANGE, 0, length);
   }
@@ -129,8 +142,11 @@ void CodeEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics) {
     }
     SendScintilla(SCI_SETINDICATORCURRENT, indicatorFor(d.severity));
     SendScintilla(SCI_INDICATORFILLRANGE, begin, end - begin);
-    if (d.severity != Severity::Note)
-      markerAdd(d.range.begin.line - 1, d.severity == Severity::Error ? kErrorMarker : kWarningMarker);
+    if (d.severity == Severity::Note) continue;
+    bool error = d.severity == Severity::Error;
+    SendScintilla(SCI_SETINDICATORCURRENT, error ? kErrorTint : kWarningTint);
+    SendScintilla(SCI_INDICATORFILLRANGE, begin, end - begin);
+    markerAdd(d.range.begin.line - 1, error ? kErrorMarker : kWarningMarker);
   }
 }
 

@@ -33,7 +33,6 @@ RunPanel::RunPanel(QWidget* parent)
   engine_->addItem(tr("Compiled (not available yet)"));
   if (auto* model = qobject_cast<QStandardItemModel*>(engine_->model())) model->item(1)->setEnabled(false);
   runButton_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
-  runButton_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
   runButton_->setToolTip(tr("Run every output (Ctrl+R)"));
   cancelButton_->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
   progressBar_->setRange(0, 0);
