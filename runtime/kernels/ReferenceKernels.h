@@ -28,7 +28,7 @@
 //   result; leading batch dimensions broadcast.
 // - reduce_sum/reduce_max reduce attrs.axes (strictly increasing, in range),
 //   keeping them as size 1 when attrs.keepDims; reduce_max over an empty axis
-//   throws. reshape and identity return a tensor sharing the input's buffer.
+//   gives -inf (the lowest integer for integer dtypes), reduce_sum gives 0. reshape and identity return a tensor sharing the input's buffer.
 // - slice takes [start, stop) of attrs.axis (constant IndexExprs with
 //   0 <= start <= stop <= size); cat concatenates along attrs.axis.
 //

@@ -1,6 +1,7 @@
 // Reference reductions: reduce_sum and reduce_max over a sorted axis list.
 // Each output element combines its inputs in increasing input flat index;
 // float sums accumulate in double and round once.
+#include <limits>
 #include "kernels/KernelParts.h"
 
 #include <algorithm>
@@ -81,10 +82,15 @@ Tensor evalReduce(OpKind op, const Tensor& x, const std::vector<int64_t>& axes, 
   std::vector<bool> reduced(x.rank(), false);
   for (int64_t a : axes) reduced[a] = true;
   Tensor out(x.dtype(), reducedShape(x.shape(), reduced, keepDims));
-  if (op == OpKind::ReduceMax && x.numel() == 0 && out.numel() > 0)
-    throw std::invalid_argument("reduce_max: reduction over an empty axis");
   visitDType(x.dtype(), [&]<class T>() {
-    if (op == OpKind::ReduceMax) return reduceMax<T>(x, out, reduced);
+    if (op == OpKind::ReduceMax) {
+      // The maximum of nothing is the identity of max (-inf, or the lowest integer),
+      // so a window that is empty at some points (x[0:t] at t = 0) is still defined.
+      T* o = out.data<T>();
+      T lowest = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+      std::fill(o, o + out.numel(), lowest);
+      return reduceMax<T>(x, out, reduced);
+    }
     if constexpr (std::is_same_v<T, bool>) throw std::invalid_argument("reduce_sum: not defined on bool");
     else reduceSum<T>(x, out, reduced);
   });

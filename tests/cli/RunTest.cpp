@@ -147,9 +147,9 @@ TEST(CliRun, NonexistentFileIsAProgramError) {
 
 TEST(CliRun, EvaluationFailureIsRuntimeFailure) {
   TempDir dir("run_eval_error");
-  // At t = 0 the window 1:t+1 is empty, and max over an empty axis fails.
+  // Integer division by zero passes every check and fails in the kernel.
   writeFile(dir.str("empty.tpo"),
-            "dim t < T\nset T = 3\ninput v : f32[] over (t) = ones()\nout m = max(v[1:t+1], dim=0)\n");
+            "dim t < T\nset T = 3\ninput n : i64[] over (t) = zeros()\nout m = n / n\n");
   CliResult r = tempo({"run", dir.str("empty.tpo"), "--out", dir.str("out")});
   EXPECT_EQ(r.code, 3) << r.err;
   EXPECT_NE(r.err.find("evaluation failed"), std::string::npos) << r.err;

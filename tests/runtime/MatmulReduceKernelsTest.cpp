@@ -121,6 +121,11 @@ TEST(ReduceKernels, Max) {
   expectTensor(reduce(OpKind::ReduceMax, f32({3}, {1, nan, 2}), {0}, false, {}), DType::F32, {}, {nan});
   expectTensor(reduce(OpKind::ReduceMax, i64({2, 2}, {-3, -9, 4, 0}), {1}, false, {2}), DType::I64, {2}, {-3, 4});
   expectTensor(reduce(OpKind::ReduceMax, boolean({2, 2}, {0, 0, 0, 1}), {1}, false, {2}), DType::Bool, {2}, {0, 1});
+  // The max of an empty axis is the identity of max.
+  double inf = std::numeric_limits<double>::infinity();
+  expectTensor(reduce(OpKind::ReduceMax, f32({2, 0}, {}), {1}, false, {2}), DType::F32, {2}, {-inf, -inf});
+  expectTensor(reduce(OpKind::ReduceMax, i64({0}, {}), {0}, false, {}), DType::I64, {},
+               {static_cast<double>(std::numeric_limits<int64_t>::lowest())});
 }
 
 TEST(ReduceKernels, Errors) {
@@ -130,7 +135,6 @@ TEST(ReduceKernels, Errors) {
   EXPECT_THROW(reduce(OpKind::ReduceSum, x, {2}, false, {2}), std::invalid_argument);
   EXPECT_THROW(reduce(OpKind::ReduceSum, x, {-1}, false, {2}), std::invalid_argument);
   EXPECT_THROW(reduce(OpKind::ReduceSum, x, {1}, false, {2, 1}), std::invalid_argument);  // declared shape
-  EXPECT_THROW(reduce(OpKind::ReduceMax, f32({2, 0}, {}), {1}, false, {2}), std::invalid_argument);
   EXPECT_THROW(reduce(OpKind::ReduceSum, boolean({2}, {1, 1}), {0}, false, {}), std::invalid_argument);
 }
 
