@@ -46,15 +46,19 @@ std::string atomsString(const Edge& e) {
 
 std::vector<std::string> nodeLabelLines(const Node& n) {
   std::string head(opName(n.op));
+  if (n.op == OpKind::Constant || n.op == OpKind::EvalIndex) {  // `constant 16`, `eval_index t`
+    std::string attrs = attrsString(n.op, n.attrs);
+    head += " " + attrs.substr(attrs.find('=') + 1);
+  }
   if (!n.name.empty()) head += " " + n.name;
   std::string type = n.type.str();
   if (!n.domain.empty()) type += " over " + domainString(n.domain);
   return {head, type};
 }
 
-std::vector<std::string> edgeLabelLines(const Edge& e) {
+std::vector<std::string> edgeLabelLines(const Edge& e, bool withIndex) {
   std::vector<std::string> lines;
-  if (!e.index.empty()) lines.push_back(atomsString(e));
+  if (withIndex && !e.index.empty()) lines.push_back(atomsString(e));
   if (!e.condition.isAlways()) lines.push_back("if " + e.condition.str());
   return lines;
 }

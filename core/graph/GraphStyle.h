@@ -36,10 +36,12 @@ inline constexpr int kEdgeFontSize = 9;   ///< points
 std::string domainString(const std::vector<std::string>& domain);
 /// `[l, 0:t + 1]` ("" for a read without atoms).
 std::string atomsString(const Edge& e);
-/// {"matmul n1", "f32[16] over (l, t)"}.
+/// {"matmul n1", "f32[16] over (l, t)"}; constants and index evaluations
+/// show their value (`constant 16`, `eval_index t`).
 std::vector<std::string> nodeLabelLines(const Node& n);
-/// {"[l, t - 1]", "if l == 0"}; empty when there is nothing to say.
-std::vector<std::string> edgeLabelLines(const Edge& e);
+/// {"[l, t - 1]", "if l == 0"}; empty when there is nothing to say. Without
+/// `withIndex` only the condition (pictures leave identity reads unlabelled).
+std::vector<std::string> edgeLabelLines(const Edge& e, bool withIndex = true);
 /// Lines joined with '\n'.
 std::string joinLines(const std::vector<std::string>& lines);
 

@@ -156,7 +156,7 @@ private:
     le.id = e.id;
     le.from = from;
     le.to = to;
-    le.label = edgeLabelLines(e);
+    le.label = edgeLabelLines(e, o_.identityReadLabels || !e.isIdentityRead(g_.node(e.producer).domain));
     le.temporal = isTemporalEdge(g_, e);
     le.conditional = !e.condition.isAlways();
     Agedge_t* ae = connect(from, to, "e" + std::to_string(e.id));

@@ -43,6 +43,9 @@ struct LayoutOptions {
   NodeGroups groups;
   std::set<int> expandedGroups;
   bool outputs = true;  ///< draw each program output as a sink node
+  /// Label reads of the producer's own point (`[l, t]`) too; by default
+  /// only reads worth a look (shifts, slices, constants) carry an index.
+  bool identityReadLabels = false;
 };
 
 enum class LayoutNodeKind { Op, Group, Output };

@@ -97,13 +97,21 @@ TEST(GraphLayout, EdgesKeepTheirFlagsAndLabels) {
     const Edge& e = g.edge(le.id);
     EXPECT_EQ(l.nodes[le.from].id, e.producer);
     EXPECT_EQ(l.nodes[le.to].id, e.consumer);
-    EXPECT_EQ(le.label, edgeLabelLines(e));
+    const bool identity = e.isIdentityRead(g.node(e.producer).domain);
+    EXPECT_EQ(le.label, edgeLabelLines(e, !identity));
+    if (!identity) EXPECT_FALSE(le.label.empty());
     EXPECT_EQ(le.conditional, !e.condition.isAlways());
     temporal += le.temporal;
     conditional += le.conditional;
   }
   EXPECT_GT(temporal, 0);     // x reads y[l - 1, t], K reads k[l, 0:t + 1]
   EXPECT_GT(conditional, 0);  // the branches of x
+}
+
+TEST(GraphLayout, IdentityReadLabelsOnRequest) {
+  Graph g = compileExample("rnn.tpo");
+  GraphLayout l = layoutGraph(g, {.outputs = false, .identityReadLabels = true});
+  for (const LayoutEdge& le : l.edges) EXPECT_EQ(le.label, edgeLabelLines(g.edge(le.id)));
 }
 
 TEST(GraphLayout, OutputsAreSinks) {

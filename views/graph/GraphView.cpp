@@ -1,0 +1,329 @@
+#include "graph/GraphView.h"
+
+#include "graph/BytesColorScale.h"
+#include "graph/BytesLegend.h"
+#include "graph/GraphCanvas.h"
+#include "graph/GraphPrinter.h"
+#include "graph/GraphScene.h"
+
+#include <QCheckBox>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace tempo::views {
+
+struct GraphView::LayoutResult {
+  Graph graph;  ///< the graph laid out
+  GraphLayout layout;
+  QString error;
+};
+
+GraphView::GraphView(QWidget* parent) : QWidget(parent) {
+  search_ = new QLineEdit(this);
+  search_->setObjectName("graphSearch");
+  search_->setPlaceholderText(tr("Find node by name or op (Enter zooms to matches)"));
+  search_->setClearButtonEnabled(true);
+  matches_ = new QLabel(this);
+  auto button = [this](const QString& text, const QString& tip, auto slot) {
+    auto* b = new QToolButton(this);
+    b->setText(text);
+    b->setToolTip(tip);
+    b->setAutoRaise(true);
+    connect(b, &QToolButton::clicked, this, slot);
+    return b;
+  };
+  groupByLine_ = new QCheckBox(tr("Group by line"), this);
+  groupByLine_->setObjectName("graphGroupByLine");
+  groupByLine_->setToolTip(tr("Collapse the nodes each source line made into one box (double-click to expand)"));
+  overlay_ = new QCheckBox(tr("Bytes overlay"), this);
+  overlay_->setObjectName("graphBytesOverlay");
+  overlay_->setEnabled(false);
+  status_ = new QLabel(this);
+
+  auto* bar = new QHBoxLayout;
+  bar->setContentsMargins(4, 2, 4, 2);
+  bar->addWidget(search_, 1);
+  bar->addWidget(matches_);
+  bar->addWidget(button("\u2212", tr("Zoom out (Ctrl -)"), [this] { canvas_->zoomBy(0.8); }));
+  bar->addWidget(button("+", tr("Zoom in (Ctrl +)"), [this] { canvas_->zoomBy(1.25); }));
+  bar->addWidget(button(tr("Fit"), tr("Fit the graph (Ctrl 0)"), [this] { canvas_->fitAll(); }));
+  bar->addWidget(groupByLine_);
+  bar->addWidget(overlay_);
+  bar->addWidget(status_);
+
+  canvas_ = new GraphCanvas(this);
+  legend_ = new BytesLegend(this);
+  legend_->hide();
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addLayout(bar);
+  layout->addWidget(canvas_, 1);
+  layout->addWidget(legend_);
+
+  connect(search_, &QLineEdit::textChanged, this, [this] { applySearch(); });
+  connect(search_, &QLineEdit::returnPressed, this, &GraphView::pickSearchMatches);
+  connect(groupByLine_, &QCheckBox::toggled, this, [this] {
+    expanded_.clear();
+    relayout(true);
+  });
+  connect(overlay_, &QCheckBox::toggled, this, [this] { applyOverlay(); });
+  connect(canvas_, &GraphCanvas::itemClicked, this, &GraphView::onItemClicked);
+  connect(canvas_, &GraphCanvas::itemDoubleClicked, this, &GraphView::onItemDoubleClicked);
+}
+
+GraphView::~GraphView() = default;
+
+void GraphView::setGraph(const tempo::Graph& g) {
+  graph_ = g;
+  picked_.clear();
+  relayout(true);
+}
+
+void GraphView::setGroups(const tempo::NodeGroups& groups) {
+  callerGroups_ = groups;
+  expanded_.clear();
+  relayout(true);
+}
+
+LayoutOptions GraphView::currentOptions() const {
+  LayoutOptions o;
+  o.groups = groupByLine_->isChecked() ? groupBySourceLine(graph_) : callerGroups_;
+  o.expandedGroups = expanded_;
+  return o;
+}
+
+void GraphView::relayout(bool fit) {
+  const int generation = ++generation_;
+  ++pending_;
+  status_->setText(tr("laying out\u2026"));
+  auto* watcher = new QFutureWatcher<LayoutResult>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, fit] {
+    watcher->deleteLater();
+    --pending_;
+    if (generation != generation_) return;  // a newer request is on its way
+    LayoutResult r = watcher->result();
+    status_->setText(r.error);
+    status_->setToolTip(r.error);
+    if (r.error.isEmpty()) install(std::move(r.graph), std::move(r.layout), fit);
+    Q_EMIT layoutReady();
+  });
+  watcher->setFuture(QtConcurrent::run([g = graph_, o = currentOptions()]() mutable -> LayoutResult {
+    try {
+      GraphLayout layout = layoutGraph(g, o);
+      return {std::move(g), std::move(layout), {}};
+    } catch (const std::exception& e) {
+      return {{}, {}, QString::fromStdString(e.what())};
+    }
+  }));
+}
+
+void GraphView::install(Graph graph, GraphLayout layout, bool fit) {
+  shown_ = std::move(graph);
+  GraphScene* old = scene_;
+  QPointF centre = canvas_->mapToScene(canvas_->viewport()->rect().center());
+  scene_ = new GraphScene(std::move(layout), GraphTheme::fromPalette(palette()), this);
+  for (GraphNodeItem* item : scene_->nodeItems()) item->setToolTip(toolTipFor(item->node()));
+  for (GraphEdgeItem* item : scene_->edgeItems())
+    if (item->edge().id >= 0) item->setToolTip(edgeToolTip(shown_.edge(item->edge().id)));
+  canvas_->setScene(scene_);
+  delete old;
+  applyState();
+  if (fit) canvas_->showTop();
+  else canvas_->centerOn(centre);
+}
+
+void GraphView::applyState() {
+  applyMarks();
+  applyOverlay();
+  applyHighlight(false);
+  applySearch();
+  if (!scene_) return;
+  for (GraphNodeItem* item : scene_->nodeItems()) {
+    bool picked = false;
+    for (NodeId m : item->node().members) picked = picked || picked_.count(m);
+    item->setPicked(picked && item->node().kind != LayoutNodeKind::Output);
+  }
+  scene_->updateEdgeEmphasis();
+}
+
+QColor GraphView::markColor(const QString& mark) {
+  if (mark == "added") return QColor(0x16, 0xa3, 0x4a);
+  if (mark == "removed") return QColor(0xdc, 0x26, 0x26);
+  if (mark == "rewritten") return QColor(0xea, 0x58, 0x0c);
+  return QColor(0x7c, 0x3a, 0xed);
+}
+
+void GraphView::setNodeMarks(const std::map<int, QString>& marks) {
+  marks_ = marks;
+  applyMarks();
+}
+
+void GraphView::applyMarks() {
+  if (!scene_) return;
+  for (GraphNodeItem* item : scene_->nodeItems()) {
+    std::optional<QColor> c;
+    if (item->node().kind != LayoutNodeKind::Output)
+      for (NodeId m : item->node().members)
+        if (auto it = marks_.find(m); it != marks_.end() && !c) c = markColor(it->second);
+    item->setMarkColor(c);
+  }
+}
+
+void GraphView::setBytesOverlay(const std::map<int, double>& bytes) {
+  bytes_ = bytes;
+  overlay_->setEnabled(!bytes_.empty());
+  if (overlay_->isChecked() == !bytes_.empty()) applyOverlay();
+  else overlay_->setChecked(!bytes_.empty());  // applies through toggled
+}
+
+void GraphView::applyOverlay() {
+  const bool on = overlay_->isChecked() && !bytes_.empty();
+  legend_->setVisible(on);
+  if (!scene_) return;
+  std::map<int, double> boxBytes;  // layout index -> bytes of its members
+  for (GraphNodeItem* item : scene_->nodeItems()) {
+    if (item->node().kind == LayoutNodeKind::Output) continue;
+    double sum = 0;
+    for (NodeId m : item->node().members)
+      if (auto it = bytes_.find(m); it != bytes_.end()) sum += it->second;
+    if (sum > 0) boxBytes[item->layoutIndex()] = sum;
+  }
+  BytesColorScale scale(boxBytes);
+  legend_->setScale(scale);
+  for (GraphNodeItem* item : scene_->nodeItems()) {
+    std::optional<QColor> c;
+    if (on && item->node().kind != LayoutNodeKind::Output) {
+      auto it = boxBytes.find(item->layoutIndex());
+      c = scale.colorOf(it == boxBytes.end() ? 0 : it->second);
+    }
+    item->setOverlayColor(c);
+  }
+}
+
+void GraphView::highlightSourceLine(int line) {
+  highlightLine_ = line;
+  applyHighlight(true);
+}
+
+void GraphView::applyHighlight(bool centre) {
+  if (!scene_) return;
+  std::vector<GraphNodeItem*> hits;
+  for (GraphNodeItem* item : scene_->nodeItems()) {
+    bool hit = false;
+    if (highlightLine_ > 0 && item->node().kind != LayoutNodeKind::Output)
+      for (NodeId m : item->node().members) {
+        const SourceRange& loc = shown_.node(m).loc;
+        hit = hit || (loc.valid() && loc.begin.line <= highlightLine_ && highlightLine_ <= loc.end.line);
+      }
+    item->setHighlighted(hit);
+    if (hit) hits.push_back(item);
+  }
+  if (centre && !hits.empty()) canvas_->centerOn(GraphScene::unitedFrame(hits).center());
+}
+
+bool GraphView::matchesSearch(const LayoutNode& n) const {
+  const QString needle = search_->text().trimmed();
+  if (needle.isEmpty()) return true;
+  auto has = [&](const std::string& s) { return QString::fromStdString(s).contains(needle, Qt::CaseInsensitive); };
+  if (n.kind != LayoutNodeKind::Op) return !n.label.empty() && has(n.label[0]);
+  const Node& node = shown_.node(n.id);
+  return has(node.name) || has(std::string(opName(node.op)));
+}
+
+void GraphView::applySearch() {
+  if (!scene_) return;
+  const bool active = !search_->text().trimmed().isEmpty();
+  int count = 0;
+  for (GraphNodeItem* item : scene_->nodeItems()) {
+    bool match = matchesSearch(item->node());
+    count += active && match;
+    item->setDimmed(active && !match);
+  }
+  matches_->setText(active ? tr("%n match(es)", nullptr, count) : QString());
+}
+
+void GraphView::pickSearchMatches() {
+  if (!scene_ || search_->text().trimmed().isEmpty()) return;
+  std::vector<GraphNodeItem*> hits;
+  picked_.clear();
+  for (GraphNodeItem* item : scene_->nodeItems())
+    if (matchesSearch(item->node())) {
+      hits.push_back(item);
+      picked_.insert(item->node().members.begin(), item->node().members.end());
+    }
+  applyState();
+  if (!hits.empty()) canvas_->fitRect(GraphScene::unitedFrame(hits));
+}
+
+void GraphView::onItemClicked(QGraphicsItem* item) {
+  picked_.clear();
+  auto* node = item && item->type() == GraphNodeItem::Type ? static_cast<GraphNodeItem*>(item) : nullptr;
+  if (node && node->node().kind != LayoutNodeKind::Output)
+    picked_.insert(node->node().members.begin(), node->node().members.end());
+  applyState();
+  if (node) activate(node);
+}
+
+void GraphView::onItemDoubleClicked(QGraphicsItem* item) {
+  if (!item) return;
+  if (item->type() == GraphClusterItem::Type) {
+    expanded_.erase(static_cast<GraphClusterItem*>(item)->group());
+    relayout(false);
+  } else if (item->type() == GraphNodeItem::Type) {
+    const LayoutNode& n = static_cast<GraphNodeItem*>(item)->node();
+    if (n.kind == LayoutNodeKind::Group) {
+      expanded_.insert(n.id);
+      relayout(false);
+    }
+  }
+}
+
+void GraphView::activate(const GraphNodeItem* item) {
+  const LayoutNode& n = item->node();
+  NodeId id = -1;
+  SourceRange range;
+  if (n.kind == LayoutNodeKind::Output) {
+    const GraphOutput& o = shown_.outputs.at(n.id);
+    id = o.node;
+    range = o.loc;
+  } else {
+    for (NodeId m : n.members) {
+      const Node& node = shown_.node(m);
+      if (id < 0 || (!node.name.empty() && shown_.node(id).name.empty())) id = m;
+      if (node.loc.valid()) range = range.valid() ? SourceRange::cover(range, node.loc) : node.loc;
+    }
+  }
+  Q_EMIT nodeActivated(id, range.begin.line, range.begin.col, range.end.line, range.end.col);
+}
+
+QString GraphView::edgeToolTip(const Edge& e) const {
+  auto name = [&](NodeId id) {
+    const Node& n = shown_.node(id);
+    return QString("%%1 %2").arg(id).arg(QString::fromStdString(n.name.empty() ? std::string(opName(n.op)) : n.name));
+  };
+  QString text = tr("%1 reads %2").arg(name(e.consumer), name(e.producer));
+  for (const std::string& line : edgeLabelLines(e)) text += "\n" + QString::fromStdString(line);
+  return text;
+}
+
+QString GraphView::toolTipFor(const LayoutNode& n) const {
+  QStringList lines;
+  if (n.kind == LayoutNodeKind::Output) return tr("output %1").arg(QString::fromStdString(n.label[0]).mid(4));
+  if (n.kind == LayoutNodeKind::Group) lines << QString::fromStdString(n.label[0]);
+  double bytes = 0;
+  for (NodeId m : n.members) {
+    lines << QString::fromStdString(printNode(shown_, shown_.node(m)));
+    if (auto it = bytes_.find(m); it != bytes_.end()) bytes += it->second;
+  }
+  if (bytes > 0) lines << tr("predicted: %1").arg(formatBytes(bytes));
+  if (n.kind == LayoutNodeKind::Group) lines << tr("(double-click to expand)");
+  return lines.join('\n');
+}
+
+}  // namespace tempo::views
