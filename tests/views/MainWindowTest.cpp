@@ -8,10 +8,15 @@
 #include "editor/ProblemsPanel.h"
 #include "run/RunPanel.h"
 
+#include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QMenuBar>
 #include <QStandardPaths>
+#include <QTimer>
+
+#include <ctime>
+#include <limits>
 
 using namespace tempo;
 using namespace tempo::views;
@@ -24,6 +29,40 @@ MainWindow::Options testOptions() {
   options.restoreSettings = false;
   return options;
 }
+
+/// Ticks every 5 ms on the UI thread and keeps the longest gap between ticks,
+/// in wall time and in the UI thread's CPU time.
+struct StallMeter {
+  StallMeter() {
+    wall_.start();
+    lastWall_ = 0;
+    lastCpu_ = cpuMs();
+    QObject::connect(&timer_, &QTimer::timeout, [this] {
+      qint64 now = wall_.elapsed(), cpu = cpuMs();
+      maxWallMs = std::max(maxWallMs, now - lastWall_);
+      maxCpuMs = std::max(maxCpuMs, cpu - lastCpu_);
+      lastWall_ = now;
+      lastCpu_ = cpu;
+    });
+    timer_.start(5);
+  }
+  void stop() { timer_.stop(); }
+  qint64 totalMs() const { return wall_.elapsed(); }
+  static qint64 cpuMs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<qint64>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+  }
+
+  qint64 maxWallMs = 0;
+  qint64 maxCpuMs = 0;
+
+private:
+  QElapsedTimer wall_;
+  QTimer timer_;
+  qint64 lastWall_ = 0;
+  qint64 lastCpu_ = 0;
+};
 
 CompiledProgram openAndWait(MainWindow& window, const QString& path) {
   return waitForCheck(*window.document(), [&] { QVERIFY(window.openFile(path, true)); });
@@ -101,33 +140,62 @@ private Q_SLOTS:
     QVERIFY(names.contains(QStringLiteral("counter.tpo")));
   }
 
+  void followsADarkPalette() {
+    QPalette light = QApplication::palette();
+    QPalette dark = light;
+    dark.setColor(QPalette::Window, QColor(45, 45, 48));
+    dark.setColor(QPalette::WindowText, QColor(220, 220, 220));
+    dark.setColor(QPalette::Base, QColor(30, 30, 30));
+    dark.setColor(QPalette::AlternateBase, QColor(40, 40, 42));
+    dark.setColor(QPalette::Text, QColor(220, 220, 220));
+    dark.setColor(QPalette::Button, QColor(50, 50, 52));
+    dark.setColor(QPalette::ButtonText, QColor(220, 220, 220));
+    dark.setColor(QPalette::Highlight, QColor(38, 79, 120));
+    MainWindow window(testOptions());
+    window.show();
+    QVERIFY(openAndWait(window, examplesDir() + QStringLiteral("/rnn.tpo")));
+    QApplication::setPalette(dark);  // a theme change while the studio runs
+    QCoreApplication::processEvents();
+    QsciLexer* lexer = window.editor()->lexer();
+    QCOMPARE(lexer->paper(0), dark.color(QPalette::Base));
+    for (int style = 0; style < 8; ++style)  // every style stays readable on the dark paper
+      QVERIFY2(std::abs(lexer->color(style).lightness() - lexer->paper(style).lightness()) > 90, qPrintable(QString::number(style)));
+    if (qEnvironmentVariableIsSet("TEMPO_TEST_SHOT_DIR"))
+      window.grab().save(qEnvironmentVariable("TEMPO_TEST_SHOT_DIR") + QStringLiteral("/studio-dark.png"));
+    QApplication::setPalette(light);
+  }
+
+  // The UI thread is never blocked for 50 ms or more while the largest example is
+  // re-checked: from the first keystroke of an edit until the new check is shown
+  // (problems, squiggles, graph layout). A 5 ms timer records the longest gap
+  // between its ticks (wall time) and the UI thread's own CPU time in that gap.
+  // The machine is shared, so a gap can also be the scheduler running someone
+  // else: the wall-time bound must hold in one of three edits, and the CPU-time
+  // bound (work the UI thread itself did) in every one.
   void editingStaysResponsiveDuringARecheck() {
     MainWindow window(testOptions());
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(openAndWait(window, examplesDir() + QStringLiteral("/gpt_decode.tpo")));
-    QElapsedTimer clock;
-    qint64 last = 0, maxGap = 0;
-    QTimer ticker;
-    ticker.setInterval(5);
-    connect(&ticker, &QTimer::timeout, [&] {
-      qint64 now = clock.elapsed();
-      maxGap = std::max(maxGap, now - last);
-      last = now;
-    });
-    QSignalSpy started(window.document(), &ProgramDocument::checkStarted);
-    clock.start();
-    ticker.start();
-    CompiledProgram result = waitForCheck(*window.document(), [&] {
-      window.editor()->setCursorPosition(window.editor()->lines() - 1, 0);
-      for (char c : QByteArray("# typing a comment")) QTest::keyClick(window.editor(), c), QTest::qWait(10);
-    });
-    ticker.stop();
-    QVERIFY(result && result->ok());
-    QVERIFY(started.size() >= 1);
-    QVERIFY(window.document()->text().contains(QStringLiteral("# typing a comment")));
-    qInfo("longest UI-thread stall during the re-check of gpt_decode.tpo: %lld ms (over %lld ms)", maxGap, clock.elapsed());
-    QVERIFY2(maxGap < 50, qPrintable(QStringLiteral("%1 ms").arg(maxGap)));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 20000);  // the first graph layout is on screen
+    qint64 bestWall = std::numeric_limits<qint64>::max();
+    for (int attempt = 0; attempt < 3 && bestWall >= 50; ++attempt) {
+      StallMeter meter;
+      CompiledProgram result = waitForCheck(*window.document(), [&] {
+        window.editor()->setCursorPosition(window.editor()->lines() - 1, 0);
+        for (char c : QByteArray("# typing a comment")) QTest::keyClick(window.editor(), c), QTest::qWait(10);
+        QTest::keyClick(window.editor(), Qt::Key_Return);
+      });
+      QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 20000);  // the graph's new layout is installed too
+      meter.stop();
+      QVERIFY(result && result->ok());
+      QCOMPARE(QString::fromStdString(result->source), window.editor()->text());
+      qInfo("re-check of gpt_decode.tpo, edit %d: longest UI-thread stall %lld ms wall, %lld ms of UI-thread CPU "
+            "(over %lld ms)", attempt + 1, meter.maxWallMs, meter.maxCpuMs, meter.totalMs());
+      QVERIFY2(meter.maxCpuMs < 50, qPrintable(QStringLiteral("%1 ms of UI-thread CPU").arg(meter.maxCpuMs)));
+      bestWall = std::min(bestWall, meter.maxWallMs);
+    }
+    QVERIFY2(bestWall < 50, qPrintable(QStringLiteral("%1 ms").arg(bestWall)));
   }
 };
 

@@ -109,6 +109,13 @@ private Q_SLOTS:
     QCOMPARE(model->headerData(3, Qt::Vertical, Qt::DisplayRole).toString(), QStringLiteral("t=3"));
     // Plotted along t, one line per hidden unit.
     QCOMPARE(panel.outputView()->chart()->seriesCount(), 8);
+    if (qEnvironmentVariableIsSet("TEMPO_TEST_SHOT_DIR")) {  // for looking at it
+      panel.resize(1100, 420);
+      panel.outputView()->showPlot(true);
+      panel.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&panel));
+      panel.grab().save(qEnvironmentVariable("TEMPO_TEST_SHOT_DIR") + QStringLiteral("/run-plot.png"));
+    }
   }
 };
 

@@ -6,6 +6,8 @@
 #include <QLineSeries>
 #include <QValueAxis>
 
+#include <cmath>
+
 namespace tempo::views {
 
 namespace {
@@ -77,14 +79,18 @@ void OutputChart::plot(const Tensor& tensor, int axis, const std::vector<int64_t
       hi = first ? v : std::max(hi, v);
       first = false;
     }
-    series->setName(seriesAxis < 0 ? tr("value") : QStringLiteral("%1=%2").arg(nameOf(seriesAxis)).arg(s));
+    series->setName(seriesAxis < 0 ? tr("value") : QStringLiteral("%1 = %2").arg(nameOf(seriesAxis)).arg(s));
     series->setPointsVisible(tensor.shape()[static_cast<size_t>(axis)] <= 64);
     chart()->addSeries(series);
   }
   auto* x = new QValueAxis;
   x->setTitleText(nameOf(axis));
   x->setLabelFormat(QStringLiteral("%d"));
-  x->setRange(0, std::max<double>(1, static_cast<double>(tensor.shape()[static_cast<size_t>(axis)] - 1)));
+  double last = std::max<double>(1, static_cast<double>(tensor.shape()[static_cast<size_t>(axis)] - 1));
+  x->setRange(0, last);
+  x->setTickType(QValueAxis::TicksDynamic);  // ticks on whole indices
+  x->setTickAnchor(0);
+  x->setTickInterval(std::max(1.0, std::ceil(last / 8)));
   auto* y = new QValueAxis;
   double pad = hi > lo ? 0.05 * (hi - lo) : 0.5;
   y->setRange(lo - pad, hi + pad);
