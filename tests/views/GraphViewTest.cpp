@@ -9,6 +9,7 @@
 
 #include <QCheckBox>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QLineEdit>
 
 using namespace tempo;
@@ -115,6 +116,10 @@ private Q_SLOTS:
     QVERIFY(scene()->itemForNode(nodeNamed(g_, "n1"))->isDimmed());
     QTest::keyClick(search, Qt::Key_Return);
     QVERIFY(scene()->itemForNode(id)->isPicked());
+    QVERIFY(view_->findChildren<QLabel*>().size() > 0);
+    bool counted = false;
+    for (QLabel* l : view_->findChildren<QLabel*>()) counted = counted || l->text() == "1 match";
+    QVERIFY(counted);
     QVERIFY(view_->canvas()->mapToScene(view_->canvas()->viewport()->rect()).boundingRect().contains(
         scene()->itemForNode(id)->frame()));
     QVERIFY(view_->canvas()->zoom() > 1.0);  // zoomed in on one box

@@ -29,6 +29,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
   search_->setPlaceholderText(tr("Find node by name or op (Enter zooms to matches)"));
   search_->setClearButtonEnabled(true);
   matches_ = new QLabel(this);
+  matches_->setMinimumWidth(matches_->fontMetrics().horizontalAdvance(tr("999 matches")) + 4);
   auto button = [this](const QString& text, const QString& tip, auto slot) {
     auto* b = new QToolButton(this);
     b->setText(text);
@@ -245,7 +246,7 @@ void GraphView::applySearch() {
     count += active && match;
     item->setDimmed(active && !match);
   }
-  matches_->setText(active ? tr("%n match(es)", nullptr, count) : QString());
+  matches_->setText(!active ? QString() : count == 1 ? tr("1 match") : tr("%1 matches").arg(count));
 }
 
 void GraphView::pickSearchMatches() {
