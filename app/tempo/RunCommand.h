@@ -1,8 +1,11 @@
-// RunCommand: `tempo run FILE [--set NAME=INT]... [--out DIR] [--engine reference]`.
+// RunCommand: `tempo run FILE [--set NAME=INT]... [--out DIR] [--engine compiled|reference]`.
 //
 // Compiles the program, resolves the bounds (the program's `set` defaults
 // overridden by --set), checks its data files, evaluates every output with
-// the reference interpreter and prints one line per output
+// the chosen engine — `compiled` (pass pipeline, parametric isl schedule and
+// the executor, with a line of statistics: statements, measured and
+// predicted peak bytes, time) or `reference` (the point-by-point oracle) —
+// and prints one line per output
 // (`y : f32[4, 8] = [...]`). With --out DIR it also writes DIR/NAME.npy for
 // each output. Exit codes as in Cli.h: 1 for program or data-file errors,
 // 2 for a bad --set or --engine, 3 when evaluation or writing fails.

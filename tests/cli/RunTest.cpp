@@ -35,14 +35,15 @@ std::vector<int64_t> savedShape(const TempDir& dir, const std::string& output) {
 }
 
 // THE end-to-end correctness test: every example, every golden output.
-TEST(CliRun, ExamplesMatchNumpyGoldens) {
+/// Runs every example with `engine` and compares each output with its NumPy golden.
+void expectExamplesMatchGoldens(const std::string& engine) {
   int compared = 0;
   for (const auto& program : allExamples()) {
-    SCOPED_TRACE(program.string());
+    SCOPED_TRACE(program.string() + " with the " + engine + " engine");
     std::filesystem::path golden = goldenDirFor(program);
     ASSERT_TRUE(std::filesystem::is_directory(golden)) << golden;
     TempDir out("goldens");
-    CliResult r = tempo({"run", program.string(), "--out", out.str()});
+    CliResult r = tempo({"run", program.string(), "--out", out.str(), "--engine", engine});
     EXPECT_EQ(r.code, 0) << r.err;
     if (r.code != 0) continue;
     for (const auto& entry : std::filesystem::directory_iterator(golden)) {
@@ -58,6 +59,18 @@ TEST(CliRun, ExamplesMatchNumpyGoldens) {
     }
   }
   EXPECT_GE(compared, 18);  // the goldens README lists 18 outputs
+}
+
+TEST(CliRun, ExamplesMatchNumpyGoldens) { expectExamplesMatchGoldens("reference"); }
+
+TEST(CliRun, CompiledEngineMatchesNumpyGoldens) { expectExamplesMatchGoldens("compiled"); }
+
+TEST(CliRun, CompiledEnginePrintsItsStatistics) {
+  CliResult r = tempo({"run", example("small/counter.tpo"), "--engine", "compiled"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("c : f32[5] = [1, 2, 3, 4, 5]\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("engine compiled: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("peak "), std::string::npos) << r.out;
 }
 
 TEST(CliRun, PrintsOneLinePerOutput) {
@@ -123,8 +136,9 @@ TEST(CliRun, BadSetIsUsageError) {
   }
 }
 
-TEST(CliRun, EngineReferenceIsAcceptedOthersAreNot) {
+TEST(CliRun, EnginesCompiledAndReferenceAreAcceptedOthersAreNot) {
   EXPECT_EQ(tempo({"run", example("small/counter.tpo"), "--engine", "reference"}).code, 0);
+  EXPECT_EQ(tempo({"run", example("small/counter.tpo"), "--engine", "compiled"}).code, 0);
   CliResult r = tempo({"run", example("small/counter.tpo"), "--engine", "llvm"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("unknown engine"), std::string::npos) << r.err;
