@@ -26,8 +26,7 @@ nlohmann::json scheduleToJson(const Graph& g, const ScheduleResult& r) {
     deps.push_back({{"edge", d.edge},
                     {"producer", d.producer},
                     {"consumer", d.consumer},
-                    {"validity", d.validity},
-                    {"proximity", d.proximity}});
+                    {"relation", d.validity}});
   nlohmann::json params = nlohmann::json::array();
   for (const std::string& p : r.relations.params)
     params.push_back({{"isl", p}, {"bound", r.relations.boundOfParam.at(p)}});

@@ -155,22 +155,24 @@ struct Builder {
     for (const std::string& c : boxConstraints(producer, "p")) common.push_back(c);
     Condition live = effectiveCondition(g, e);
     common.push_back(naming.condition(live, where));
-    std::vector<std::string> exact = common, newest = common;
+    std::vector<std::string> exact = common, last = common, first = common;
     for (size_t i = 0; i < e.index.size(); ++i) {
       const IndexAtom& a = e.index[i];
       std::string q = "p" + std::to_string(i);
       if (!a.isSlice()) {
         exact.push_back(q + " = " + naming.expr(a.start, where));
-        newest.push_back(exact.back());
+        last.push_back(exact.back());
+        first.push_back(exact.back());
       } else {
         exact.push_back(naming.expr(a.start, where) + " <= " + q + " < " + naming.expr(*a.stop, where));
-        newest.push_back(q + " = " + naming.expr(*a.stop - 1, where));
+        last.push_back(q + " = " + naming.expr(*a.stop - 1, where));
+        first.push_back(q + " = " + naming.expr(a.start, where));
       }
     }
     std::string head = tuple(statementName(producer.id), producer.domain.size(), "p") + " -> " +
                        tuple(statementName(consumer.id), consumer.domain.size(), "c");
     rel.dependences.push_back({e.id, e.producer, e.consumer, normalisedMap(piece(head, exact)),
-                               normalisedMap(piece(head, newest))});
+                               normalisedMap(piece(head, last)), normalisedMap(piece(head, first))});
   }
 };
 
@@ -233,9 +235,10 @@ std::string DependenceRelations::validityUnion() const {
   return unionOf(params, texts);
 }
 
-std::string DependenceRelations::proximityUnion() const {
+std::string DependenceRelations::proximityUnion(TimeDirection newest) const {
   std::vector<std::string> texts;
-  for (const EdgeDependence& d : dependences) texts.push_back(d.proximity);
+  for (const EdgeDependence& d : dependences)
+    texts.push_back(newest == TimeDirection::Forward ? d.newestForward : d.newestBackward);
   return unionOf(params, texts);
 }
 

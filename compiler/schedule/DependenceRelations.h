@@ -8,10 +8,12 @@
 // c, q in P's domain, q_i = atom_i(c) for a point atom and
 // lo_i(c) <= q_i < hi_i(c) for a slice }: "P at q must run before C at c".
 // An edge into a merge is live where its own guard holds and no earlier
-// branch's does (branches are ordered). Proximity relations are the same
-// with every slice replaced by its newest element (hi - 1), which pulls a
-// reader toward the value it most recently needs. All texts are isl's
-// normalised printed forms, which isl can read back.
+// branch's does (branches are ordered). For proximity ("a reader runs soon
+// after the newest value it reads") each slice is reduced to one element,
+// its newest — the last one (hi - 1) when time runs forwards, the first one
+// (lo) when it runs backwards; which is right is only known once scheduled,
+// so both are kept. All texts are isl's normalised printed forms, which isl
+// can read back.
 #pragma once
 
 #include "graph/Graph.h"
@@ -23,6 +25,8 @@
 #include <vector>
 
 namespace tempo {
+
+enum class TimeDirection { Forward, Backward };
 
 /// One statement: a node at every point of its domain.
 struct ScheduleStatement {
@@ -37,8 +41,9 @@ struct EdgeDependence {
   EdgeId edge = -1;
   NodeId producer = -1;
   NodeId consumer = -1;
-  std::string validity;   ///< isl map text (empty set when the edge is never live)
-  std::string proximity;  ///< the same with slices read at their newest element
+  std::string validity;        ///< isl map text (empty set when the edge is never live)
+  std::string newestForward;   ///< the same with each slice read at its last element
+  std::string newestBackward;  ///< the same with each slice read at its first element
 };
 
 struct DependenceRelations {
@@ -51,9 +56,11 @@ struct DependenceRelations {
   std::string paramContext() const;
   /// Union of every statement's domain.
   std::string domainUnion() const;
-  /// Union of every edge's validity (resp. proximity) relation.
+  /// Union of every edge's validity relation.
   std::string validityUnion() const;
-  std::string proximityUnion() const;
+  /// Union of every edge's relation with slices read at their newest element
+  /// for time running in direction `newest`.
+  std::string proximityUnion(TimeDirection newest) const;
   /// The statement of `node` (nullptr if none).
   const ScheduleStatement* statementOf(NodeId node) const;
 };

@@ -6,6 +6,7 @@
 #include "schedule/IslPtr.h"
 #include "schedule/ScheduleCheck.h"
 
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -39,11 +40,11 @@ struct IslInputs {
   IslPtr<isl_set> context;
 };
 
-IslInputs readInputs(isl_ctx* ctx, const DependenceRelations& rel) {
+IslInputs readInputs(isl_ctx* ctx, const DependenceRelations& rel, TimeDirection newest) {
   IslInputs in;
   in.domain = islCheck(isl_union_set_read_from_str(ctx, rel.domainUnion().c_str()), ctx, "reading domains");
   in.validity = islCheck(isl_union_map_read_from_str(ctx, rel.validityUnion().c_str()), ctx, "reading dependences");
-  in.proximity = islCheck(isl_union_map_read_from_str(ctx, rel.proximityUnion().c_str()), ctx, "reading proximity");
+  in.proximity = islCheck(isl_union_map_read_from_str(ctx, rel.proximityUnion(newest).c_str()), ctx, "reading proximity");
   in.context = islCheck(isl_set_read_from_str(ctx, rel.paramContext().c_str()), ctx, "reading the context");
   return in;
 }
@@ -165,42 +166,77 @@ IslPtr<isl_schedule> hoistedThenIsl(isl_ctx* ctx, const Graph& g, const Dependen
   return islCheck(isl_schedule_sequence(first.release(), rest.release()), ctx, "sequencing hoisted statements");
 }
 
+/// A verified schedule with its loops.
+struct Candidate {
+  IslPtr<isl_schedule> schedule;
+  std::string map;
+  LoopBody loops;
+};
+
+/// Loops and guards in `body`: the measure of how simple a candidate's loops are.
+size_t controlStatements(const LoopBody& body) {
+  size_t n = 0;
+  for (const LoopStmt& s : body) {
+    if (const auto* f = s.as<ForStmt>()) n += 1 + controlStatements(f->body);
+    if (const auto* i = s.as<IfStmt>()) n += 1 + controlStatements(i->thenBody) + controlStatements(i->elseBody);
+  }
+  return n;
+}
+
+/// Verifies `schedule` against every dependence and generates its loops.
+Candidate finish(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel, const IslInputs& in,
+                 IslPtr<isl_schedule> schedule) {
+  auto map = islCheck(isl_schedule_get_map(schedule.get()), ctx, "reading the schedule map");
+  if (!scheduleRespects(in.validity.get(), map.get()))
+    throw IslError("the schedule does not respect every dependence");
+  Candidate c;
+  c.map = islTakeString(isl_union_map_to_str(map.get()));
+  auto ast = generateAst(ctx, g, in, schedule.get());
+  c.loops = convertIslAst(ast.get(), rel, g);
+  c.schedule = std::move(schedule);
+  return c;
+}
+
 }  // namespace
 
 ScheduleResult computeSchedule(const Graph& g, IslContext& context, const ScheduleOptions& options) {
   isl_ctx* ctx = context.get();
   ScheduleResult r;
   r.relations = buildDependenceRelations(g, context);
-  IslInputs in = readInputs(ctx, r.relations);
+  IslInputs in = readInputs(ctx, r.relations, TimeDirection::Forward);
 
-  IslPtr<isl_schedule> schedule;
+  std::optional<Candidate> best;
   if (options.algorithm == ScheduleOptions::Algorithm::Isl) {
-    try {
-      schedule = hoistedThenIsl(ctx, g, r.relations, in, options.maxIslOperations);
-      auto map = islCheck(isl_schedule_get_map(schedule.get()), ctx, "reading the schedule map");
-      if (!scheduleRespects(in.validity.get(), map.get())) {
-        schedule.reset();
-        r.fallbackReason = "isl's schedule does not respect every dependence";
+    // The newest element of a slice depends on the direction time will run in,
+    // which only the schedule decides: try both, keep the simpler loops.
+    std::vector<TimeDirection> directions{TimeDirection::Forward};
+    if (r.relations.proximityUnion(TimeDirection::Forward) != r.relations.proximityUnion(TimeDirection::Backward))
+      directions.push_back(TimeDirection::Backward);
+    for (TimeDirection newest : directions) {
+      try {
+        IslInputs variant = readInputs(ctx, r.relations, newest);
+        Candidate c = finish(ctx, g, r.relations, variant,
+                             hoistedThenIsl(ctx, g, r.relations, variant, options.maxIslOperations));
+        if (!best || controlStatements(c.loops) < controlStatements(best->loops)) {
+          best = std::move(c);
+          r.newestElement = newest;
+        }
+      } catch (const IslError& e) {
+        if (r.fallbackReason.empty()) r.fallbackReason = e.what();
       }
-    } catch (const IslError& e) {
-      schedule.reset();
-      r.fallbackReason = e.what();
     }
+    if (best) r.fallbackReason.clear();
   } else {
     r.fallbackReason = "the fallback schedule was requested";
   }
-  if (!schedule) {
+  if (!best) {
     r.usedFallback = true;
-    schedule = bandSchedule(ctx, in.domain.get(), buildFallbackSchedule(g, r.relations, context), "fallback schedule");
+    best = finish(ctx, g, r.relations, in,
+                  bandSchedule(ctx, in.domain.get(), buildFallbackSchedule(g, r.relations, context), "fallback schedule"));
   }
-
-  auto map = islCheck(isl_schedule_get_map(schedule.get()), ctx, "reading the schedule map");
-  if (!scheduleRespects(in.validity.get(), map.get()))
-    throw IslError("the schedule violates dependences");
-  r.scheduleMap = islTakeString(isl_union_map_to_str(map.get()));
-  r.scheduleTree = printSchedule(ctx, schedule.get());
-  auto ast = generateAst(ctx, g, in, schedule.get());
-  r.program.body = convertIslAst(ast.get(), r.relations, g);
+  r.scheduleMap = best->map;
+  r.scheduleTree = printSchedule(ctx, best->schedule.get());
+  r.program.body = std::move(best->loops);
   return r;
 }
 

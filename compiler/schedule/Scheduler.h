@@ -3,8 +3,14 @@
 // `scheduleGraph` is the compiler's scheduling step. Each node is a statement
 // over its domain with the bounds as parameters (>= 1), each edge an exact
 // dependence relation (DependenceRelations). isl's scheduler computes a
-// schedule from validity = the dependences and proximity = the dependences
-// read at their newest element; isl's AST generator turns it into loops,
+// schedule with the dependences as validity constraints and, as proximity
+// constraints ("a reader runs soon after the newest value it reads"), the
+// dependences with each slice read at its newest element. Which element is
+// newest depends on the direction time will run — the last one forwards, the
+// first one backwards (returns.tpo's suffix read `r[t:T]`) — so a graph with
+// slices is scheduled both ways and the loops with fewer loops and guards are
+// kept (forwards on a tie).
+// isl's AST generator turns the schedule into loops,
 // which IslAstConversion brings into our LoopAst. Nothing is specialised to
 // bound values: the same loops run for every `--set T=...`. Statements with
 // an empty domain whose inputs are all such statements too (weight loads,
@@ -44,6 +50,7 @@ struct ScheduleResult {
   DependenceRelations relations;
   std::string scheduleTree;  ///< isl's schedule tree (YAML block style)
   std::string scheduleMap;   ///< statement instance -> time vector (isl union map)
+  TimeDirection newestElement = TimeDirection::Forward;  ///< the proximity variant kept
   bool usedFallback = false;
   std::string fallbackReason;  ///< why isl's schedule was not used ("" if it was)
 };

@@ -70,12 +70,10 @@ TEST_F(RnnRelations, LaterMergeBranchesAreLiveOnlyWhereEarlierOnesAreNot) {
                       "[B, T] -> { S_12[b, t] -> S_4[b, t] : 0 <= b < B and 1 <= t < T }"));
 }
 
-TEST_F(RnnRelations, SlicesReadARangeAndProximityTakesTheNewestElement) {
+TEST_F(RnnRelations, SlicesReadARange) {
   // s = identity(%4[b, 0:T]).
   EXPECT_TRUE(sameMap(ctx, dependence(rel, 4, 13).validity,
                       "[B, T] -> { S_4[b, q] -> S_13[b] : 0 <= b < B and 0 <= q < T }"));
-  EXPECT_TRUE(sameMap(ctx, dependence(rel, 4, 13).proximity,
-                      "[B, T] -> { S_4[b, T - 1] -> S_13[b] : 0 <= b < B and T >= 1 }"));
   // A zero-dimensional producer read everywhere.
   EXPECT_TRUE(sameMap(ctx, dependence(rel, 2, 9).validity,
                       "[B, T] -> { S_2[] -> S_9[b, t] : 0 <= b < B and 0 <= t < T }"));

@@ -40,6 +40,29 @@ Graph compileExample(const fs::path& path) {
   return r.graph;
 }
 
+/// Every example scheduled once by isl and once by the fallback, shared by the tests below.
+struct ScheduledExample {
+  fs::path path;
+  Graph graph;
+  ScheduleResult isl;
+  ScheduleResult fallback;
+};
+
+const std::vector<ScheduledExample>& scheduledExamples() {
+  static const std::vector<ScheduledExample> all = [] {
+    std::vector<ScheduledExample> out;
+    IslContext ctx;
+    for (const fs::path& path : testing::examplePrograms()) {
+      ScheduledExample e{path, compileExample(path), {}, {}};
+      e.isl = computeSchedule(e.graph, ctx);
+      e.fallback = computeSchedule(e.graph, ctx, {ScheduleOptions::Algorithm::Fallback});
+      out.push_back(std::move(e));
+    }
+    return out;
+  }();
+  return all;
+}
+
 void expectValidRuns(const Graph& g, const LoopProgram& p) {
   for (const SymbolEnv& bounds : boundAssignments(g)) {
     std::vector<testing::Execution> run = testing::enumerateExecutions(p, bounds);
@@ -48,85 +71,80 @@ void expectValidRuns(const Graph& g, const LoopProgram& p) {
 }
 
 TEST(ScheduleExamples, IslSchedulesEveryExampleToItsGoldenLoops) {
-  auto programs = testing::examplePrograms();
-  ASSERT_GE(programs.size(), 6u);
-  for (const fs::path& path : programs) {
-    SCOPED_TRACE(path.filename().string());
-    Graph g = compileExample(path);
-    IslContext ctx;
-    ScheduleResult r = computeSchedule(g, ctx);
-    EXPECT_FALSE(r.usedFallback) << r.fallbackReason;
-    EXPECT_EQ(r.fallbackReason, "");
-    EXPECT_FALSE(r.scheduleTree.empty());
-    testing::expectGolden(testing::sourceDir() / "tests" / "golden" / "schedule" / goldenName(path),
-                          printLoopProgram(g, r.program));
+  ASSERT_GE(scheduledExamples().size(), 6u);
+  for (const ScheduledExample& e : scheduledExamples()) {
+    SCOPED_TRACE(e.path.filename().string());
+    EXPECT_FALSE(e.isl.usedFallback) << e.isl.fallbackReason;
+    EXPECT_EQ(e.isl.fallbackReason, "");
+    EXPECT_FALSE(e.isl.scheduleTree.empty());
+    testing::expectGolden(testing::sourceDir() / "tests" / "golden" / "schedule" / goldenName(e.path),
+                          printLoopProgram(e.graph, e.isl.program));
   }
 }
 
 TEST(ScheduleExamples, ScheduleMapsRespectEveryDependence) {
-  for (const fs::path& path : testing::examplePrograms()) {
-    SCOPED_TRACE(path.filename().string());
-    Graph g = compileExample(path);
-    IslContext ctx;
-    for (auto algorithm : {ScheduleOptions::Algorithm::Isl, ScheduleOptions::Algorithm::Fallback}) {
-      ScheduleResult r = computeSchedule(g, ctx, {algorithm});
-      EXPECT_TRUE(scheduleRespects(ctx, r.relations.validityUnion(), r.scheduleMap));
-      EXPECT_EQ(scheduleViolations(ctx, r.relations.validityUnion(), r.scheduleMap).find("S_"), std::string::npos);
+  IslContext ctx;
+  for (const ScheduledExample& e : scheduledExamples()) {
+    SCOPED_TRACE(e.path.filename().string());
+    for (const ScheduleResult* r : {&e.isl, &e.fallback}) {
+      EXPECT_TRUE(scheduleRespects(ctx, r->relations.validityUnion(), r->scheduleMap));
+      EXPECT_EQ(scheduleViolations(ctx, r->relations.validityUnion(), r->scheduleMap).find("S_"), std::string::npos);
     }
   }
 }
 
 TEST(ScheduleExamples, IslLoopsRunEveryInstanceOnceAfterItsInputsAtTwoSizes) {
-  for (const fs::path& path : testing::examplePrograms()) {
-    SCOPED_TRACE(path.filename().string());
-    Graph g = compileExample(path);
-    IslContext ctx;
-    expectValidRuns(g, scheduleGraph(g, ctx));
+  for (const ScheduledExample& e : scheduledExamples()) {
+    SCOPED_TRACE(e.path.filename().string());
+    expectValidRuns(e.graph, e.isl.program);
   }
 }
 
 TEST(ScheduleExamples, FallbackLoopsRunEveryInstanceOnceAfterItsInputsAtTwoSizes) {
-  for (const fs::path& path : testing::examplePrograms()) {
-    SCOPED_TRACE(path.filename().string());
-    Graph g = compileExample(path);
-    IslContext ctx;
-    ScheduleResult r = computeSchedule(g, ctx, {ScheduleOptions::Algorithm::Fallback});
-    EXPECT_TRUE(r.usedFallback);
-    expectValidRuns(g, r.program);
+  for (const ScheduledExample& e : scheduledExamples()) {
+    SCOPED_TRACE(e.path.filename().string());
+    EXPECT_TRUE(e.fallback.usedFallback);
+    expectValidRuns(e.graph, e.fallback.program);
   }
 }
 
 TEST(ScheduleExamples, BoundOneIsAValidSizeToo) {
-  for (const fs::path& path : testing::examplePrograms()) {
-    SCOPED_TRACE(path.filename().string());
-    Graph g = compileExample(path);
-    IslContext ctx;
-    LoopProgram p = scheduleGraph(g, ctx);
+  for (const ScheduledExample& e : scheduledExamples()) {
+    SCOPED_TRACE(e.path.filename().string());
     SymbolEnv ones;
-    for (const std::string& n : g.boundNames()) ones[n] = 1;
-    EXPECT_EQ(testing::checkExecutionOrder(g, testing::enumerateExecutions(p, ones), ones), "");
+    for (const std::string& n : e.graph.boundNames()) ones[n] = 1;
+    for (const ScheduleResult* r : {&e.isl, &e.fallback})
+      EXPECT_EQ(testing::checkExecutionOrder(e.graph, testing::enumerateExecutions(r->program, ones), ones), "");
   }
 }
 
-TEST(ScheduleExamples, ReturnsRunsTheFutureReadBackwards) {
-  Graph g = compileExample(testing::sourceDir() / "resources" / "examples" / "returns.tpo");
-  IslContext ctx;
+const ScheduledExample& example(const std::string& file) {
+  for (const ScheduledExample& e : scheduledExamples())
+    if (e.path.filename() == file) return e;
+  throw std::runtime_error("no example " + file);
+}
+
+TEST(ScheduleExamples, ReturnsRunsTheFutureReadBackwardsInOneLoop) {
+  const ScheduledExample& e = example("returns.tpo");
   SymbolEnv bounds{{"B", 1}, {"T", 6}};
-  std::vector<int64_t> order;
-  for (const auto& x : testing::enumerateExecutions(scheduleGraph(g, ctx), bounds))
-    if (g.node(x.node).name == "g") order.push_back(x.point[1]);
-  EXPECT_EQ(order, (std::vector<int64_t>{5, 4, 3, 2, 1, 0}));
+  for (const ScheduleResult* r : {&e.isl, &e.fallback}) {
+    std::vector<int64_t> order;
+    for (const auto& x : testing::enumerateExecutions(r->program, bounds))
+      if (e.graph.node(x.node).name == "g") order.push_back(x.point[1]);
+    EXPECT_EQ(order, (std::vector<int64_t>{5, 4, 3, 2, 1, 0}));
+  }
+  // The suffix read r[b, t:T] takes r's first element as the newest one.
+  EXPECT_EQ(e.isl.newestElement, TimeDirection::Backward);
 }
 
 TEST(ScheduleExamples, DecodeRunsTimeOutsideLayers) {
   // x[l, t] reads y[L-1, t-1] at l == 0: every layer of step t-1 comes before step t.
-  Graph g = compileExample(testing::sourceDir() / "resources" / "examples" / "gpt_decode.tpo");
-  IslContext ctx;
-  for (auto algorithm : {ScheduleOptions::Algorithm::Isl, ScheduleOptions::Algorithm::Fallback}) {
+  const ScheduledExample& e = example("gpt_decode.tpo");
+  for (const ScheduleResult* r : {&e.isl, &e.fallback}) {
     SymbolEnv bounds{{"L", 2}, {"T", 3}};
     std::vector<std::vector<int64_t>> order;
-    for (const auto& x : testing::enumerateExecutions(computeSchedule(g, ctx, {algorithm}).program, bounds))
-      if (g.node(x.node).name == "y") order.push_back(x.point);
+    for (const auto& x : testing::enumerateExecutions(r->program, bounds))
+      if (e.graph.node(x.node).name == "y") order.push_back(x.point);
     std::vector<std::vector<int64_t>> expected{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}, {1, 2}};
     EXPECT_EQ(order, expected);
   }
