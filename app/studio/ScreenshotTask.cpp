@@ -29,7 +29,7 @@ ScreenshotTask::ScreenshotTask(views::MainWindow* window, QString outPath, bool 
 void ScreenshotTask::onCompiled() {
   if (checked_ || window_->document()->isChecking()) return;
   checked_ = true;
-  const views::CompiledProgram& program = window_->document()->latest();
+  const views::CheckedProgram& program = window_->document()->latest();
   if (runFirst_ && program && program->ok()) window_->runPanel()->run();
   poll_.start();
 }

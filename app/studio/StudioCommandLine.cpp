@@ -21,7 +21,9 @@ std::optional<StudioOptions> parseStudioOptions(const QCoreApplication& app) {
                                                "for --view run), then exit."),
                                 QStringLiteral("OUT.png"));
   QCommandLineOption quitAfter(QStringLiteral("quit-after"), QStringLiteral("Quit after MS milliseconds."), QStringLiteral("MS"));
-  parser.addOptions({open, view, screenshot, quitAfter});
+  QCommandLineOption engine(QStringLiteral("engine"), QStringLiteral("The run panel's engine: reference or compiled."),
+                            QStringLiteral("ENGINE"));
+  parser.addOptions({open, view, engine, screenshot, quitAfter});
   parser.process(app);
 
   StudioOptions options;
@@ -34,6 +36,11 @@ std::optional<StudioOptions> parseStudioOptions(const QCoreApplication& app) {
   if (!options.view.isEmpty() && !kViews.contains(options.view)) {
     std::fprintf(stderr, "tempo-studio: unknown view '%s' (one of: %s)\n", qPrintable(options.view),
                  qPrintable(kViews.join(QStringLiteral(", "))));
+    return std::nullopt;
+  }
+  options.engine = parser.value(engine);
+  if (!options.engine.isEmpty() && options.engine != QLatin1String("reference") && options.engine != QLatin1String("compiled")) {
+    std::fprintf(stderr, "tempo-studio: unknown engine '%s' (one of: reference, compiled)\n", qPrintable(options.engine));
     return std::nullopt;
   }
   if (parser.isSet(quitAfter)) {

@@ -1,7 +1,7 @@
 // StudioCommandLine: the options of `tempo-studio`.
 //
 //   tempo-studio [FILE] [--open FILE] [--view graph|passes|schedule|run]
-//                [--screenshot OUT.png] [--quit-after MS]
+//                [--engine reference|compiled] [--screenshot OUT.png] [--quit-after MS]
 //
 // `--screenshot` renders the window offscreen once the first check has
 // finished (and, for `--view run`, once a run of the program has finished),
@@ -21,6 +21,7 @@ namespace tempo::studio {
 struct StudioOptions {
   QString file;        ///< the program to open ("" for a new one)
   QString view;        ///< "" or graph | passes | schedule | run | problems
+  QString engine;      ///< "" or reference | compiled: the run panel's engine
   QString screenshot;  ///< PNG to write, "" for an interactive session
   int quitAfterMs = -1;
 };

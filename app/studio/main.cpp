@@ -6,6 +6,7 @@
 #include "common/ExampleCatalog.h"
 #include "common/MainWindow.h"
 #include "common/StudioInfo.h"
+#include "run/RunPanel.h"
 
 #include <QApplication>
 #include <QTimer>
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
     if (screenshot) return 1;
   }
   if (!options->view.isEmpty()) window.showView(options->view);
+  if (options->engine == QLatin1String("compiled")) window.runPanel()->setEngine(tempo::views::Engine::Compiled);
   window.show();
   if (options->quitAfterMs >= 0) QTimer::singleShot(options->quitAfterMs, &app, [&window] { window.close(); });
   Q_UNUSED(task);

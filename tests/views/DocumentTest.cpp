@@ -16,7 +16,7 @@ private Q_SLOTS:
     for (const QString& path : files) {
       ProgramDocument doc;
       QString error;
-      CompiledProgram result = waitForCheck(doc, [&] { QVERIFY(doc.load(path, error)); });
+      CheckedProgram result = waitForCheck(doc, [&] { QVERIFY(doc.load(path, error)); });
       QVERIFY2(result, qPrintable(path));
       QVERIFY2(result->diags.empty(), qPrintable(path + ":\n" + QString::fromStdString(result->renderedDiagnostics())));
       QVERIFY(!result->graph.nodes().empty());
@@ -34,24 +34,24 @@ private Q_SLOTS:
       doc.setText(last);
       if (i % 5 == 0) doc.checkNow();
     }
-    CompiledProgram result = waitForCheck(doc, [] {});
+    CheckedProgram result = waitForCheck(doc, [] {});
     QVERIFY(result);
     QCOMPARE(QString::fromStdString(result->source), last);
     for (const QList<QVariant>& args : spy)
-      QVERIFY(args[0].value<CompiledProgram>() != nullptr);
+      QVERIFY(args[0].value<CheckedProgram>() != nullptr);
     QCOMPARE(result->graph.boundDefaults.at("T"), 20);
     QVERIFY(doc.isModified());
   }
 
   void reportsErrorsAndMissingData() {
     ProgramDocument doc;
-    CompiledProgram bad = waitForCheck(doc, [&] { doc.setText(QStringLiteral("out y = nope\n")); doc.checkNow(); });
+    CheckedProgram bad = waitForCheck(doc, [&] { doc.setText(QStringLiteral("out y = nope\n")); doc.checkNow(); });
     QVERIFY(bad && !bad->ok());
     QTemporaryDir dir;
     QString path = dir.filePath(QStringLiteral("p.tpo"));
     doc.setText(QStringLiteral("input x : f32[3] = load(\"missing.npy\")\nout y = x\n"));
     QString error;
-    CompiledProgram missing = waitForCheck(doc, [&] { QVERIFY(doc.saveAs(path, error)); });
+    CheckedProgram missing = waitForCheck(doc, [&] { QVERIFY(doc.saveAs(path, error)); });
     QVERIFY(missing && missing->diags.hasErrors());
     QVERIFY(QString::fromStdString(missing->diags.items().front().message).contains(QStringLiteral("missing.npy")));
     QCOMPARE(doc.filePath(), QFileInfo(path).absoluteFilePath());

@@ -23,7 +23,7 @@ inline QStringList allExamples() {
 
 /// Runs `trigger` and waits for the document's next published check.
 template <class Trigger>
-CompiledProgram waitForCheck(ProgramDocument& doc, Trigger trigger, int timeoutMs = 20000) {
+CheckedProgram waitForCheck(ProgramDocument& doc, Trigger trigger, int timeoutMs = 20000) {
   QSignalSpy spy(&doc, &ProgramDocument::compiled);
   trigger();
   while (spy.isEmpty() || doc.isChecking())

@@ -44,7 +44,7 @@ private Q_SLOTS:
     CodeEditor editor;
     ProblemsPanel problems;
     editor.setText(text);
-    CompiledProgram result = waitForCheck(doc, [&] { doc.setText(text); doc.checkNow(); });
+    CheckedProgram result = waitForCheck(doc, [&] { doc.setText(text); doc.checkNow(); });
     QVERIFY(result && result->diags.hasErrors());
     editor.setDiagnostics(result->diags.items());
     problems.setDiagnostics(result->diags);

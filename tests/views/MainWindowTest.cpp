@@ -64,7 +64,7 @@ private:
   qint64 lastCpu_ = 0;
 };
 
-CompiledProgram openAndWait(MainWindow& window, const QString& path) {
+CheckedProgram openAndWait(MainWindow& window, const QString& path) {
   return waitForCheck(*window.document(), [&] { QVERIFY(window.openFile(path, true)); });
 }
 }  // namespace
@@ -89,7 +89,7 @@ private Q_SLOTS:
     MainWindow window(testOptions());
     window.show();
     for (const QString& path : allExamples()) {
-      CompiledProgram result = openAndWait(window, path);
+      CheckedProgram result = openAndWait(window, path);
       QVERIFY2(result, qPrintable(path));
       QVERIFY2(result->diags.empty(), qPrintable(QString::fromStdString(result->renderedDiagnostics())));
       QCOMPARE(window.problems()->problemCount(), 0);
@@ -108,7 +108,7 @@ private Q_SLOTS:
     for (int i = 0; i < editor->lines(); ++i)
       if (editor->text(i).startsWith(QStringLiteral("c[t] = c[t-1]"))) line = i;
     QVERIFY(line >= 0);
-    CompiledProgram result = waitForCheck(*window.document(), [&] {
+    CheckedProgram result = waitForCheck(*window.document(), [&] {
       editor->setSelection(line, 9, line, 10);  // the '-' of c[t-1]
       editor->replaceSelectedText(QStringLiteral("+"));
     });
@@ -181,7 +181,7 @@ private Q_SLOTS:
     qint64 bestWall = std::numeric_limits<qint64>::max();
     for (int attempt = 0; attempt < 3 && bestWall >= 50; ++attempt) {
       StallMeter meter;
-      CompiledProgram result = waitForCheck(*window.document(), [&] {
+      CheckedProgram result = waitForCheck(*window.document(), [&] {
         window.editor()->setCursorPosition(window.editor()->lines() - 1, 0);
         for (char c : QByteArray("# typing a comment")) QTest::keyClick(window.editor(), c), QTest::qWait(10);
         QTest::keyClick(window.editor(), Qt::Key_Return);

@@ -3,7 +3,9 @@
 // run can be cancelled; the output views show tables and plots.
 #include "DocumentTestSupport.h"
 
+#include "executor/CompiledEngine.h"
 #include "interp/ReferenceInterpreter.h"
+#include "pass/PassRegistry.h"
 #include "run/BoundsEditor.h"
 #include "run/OutputChart.h"
 #include "run/OutputView.h"
@@ -18,7 +20,7 @@ using namespace tempo::views;
 using namespace tempo::views::testing;
 
 namespace {
-CompiledProgram compileExample(const QString& name) {
+CheckedProgram compileExample(const QString& name) {
   std::string path = (examplesDir() + QLatin1Char('/') + name).toStdString();
   return std::make_shared<const FrontendResult>(compileFile(path));
 }
@@ -40,7 +42,7 @@ class RunPanelTest : public QObject {
   Q_OBJECT
 private Q_SLOTS:
   void rnnMatchesTheReferenceInterpreter() {
-    CompiledProgram program = compileExample(QStringLiteral("rnn.tpo"));
+    CheckedProgram program = compileExample(QStringLiteral("rnn.tpo"));
     QVERIFY(program->ok());
     RunPanel panel;
     panel.setProgram(program);
@@ -63,8 +65,32 @@ private Q_SLOTS:
     QVERIFY(got.seconds > 0);
   }
 
+  void compiledEngineMatchesTheCli() {
+    CheckedProgram program = compileExample(QStringLiteral("rnn.tpo"));
+    RunPanel panel;
+    panel.setProgram(program);
+    panel.setEngine(Engine::Compiled);
+    QVERIFY(runAndWait(panel));
+    const RunOutcome& got = panel.lastOutcome();
+    QCOMPARE(got.engine, Engine::Compiled);
+    QVERIFY(got.peakBytes && *got.peakBytes > 0);
+    QVERIFY(got.predictedBytes.has_value());
+    // What `tempo run --engine compiled` computes.
+    std::string error;
+    SymbolEnv bounds = *resolveBounds(program->graph, {}, error);
+    CompiledRunResult expected = runCompiled(compileProgram(program->graph, defaultPipeline()), bounds);
+    QCOMPARE(got.outputs.size(), expected.outputs.size());
+    for (size_t i = 0; i < expected.outputs.size(); ++i) compareTensors(got.outputs[i].second, expected.outputs[i].second);
+    // And, within float tolerance, what the oracle computes.
+    ReferenceInterpreter interp(program->graph, InterpreterOptions{bounds});
+    auto oracle = interp.evaluateOutputs();
+    for (size_t i = 0; i < oracle.size(); ++i)
+      for (int64_t j = 0; j < oracle[i].second.numel(); ++j)
+        QVERIFY(std::abs(got.outputs[i].second.at(j) - oracle[i].second.at(j)) <= 1e-5 * (1 + std::abs(oracle[i].second.at(j))));
+  }
+
   void boundsOverridesReachTheRun() {
-    CompiledProgram program = compileExample(QStringLiteral("small/counter.tpo"));
+    CheckedProgram program = compileExample(QStringLiteral("small/counter.tpo"));
     RunPanel panel;
     panel.setProgram(program);
     QVERIFY(panel.boundsEditor()->setValue("T", 7));
@@ -94,7 +120,7 @@ private Q_SLOTS:
   }
 
   void outputViewSlicesAndPlots() {
-    CompiledProgram program = compileExample(QStringLiteral("rnn.tpo"));
+    CheckedProgram program = compileExample(QStringLiteral("rnn.tpo"));
     RunPanel panel;
     panel.setProgram(program);
     QVERIFY(runAndWait(panel));

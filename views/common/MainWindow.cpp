@@ -207,7 +207,7 @@ void MainWindow::connectViews() {
 #endif
 }
 
-void MainWindow::onCompiled(const CompiledProgram& result) {
+void MainWindow::onCompiled(const CheckedProgram& result) {
   editor_->setDiagnostics(result->diags.items());
   problems_->setDiagnostics(result->diags);
   runPanel_->setProgram(result);

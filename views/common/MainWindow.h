@@ -64,7 +64,7 @@ private:
   QMenu* buildExamplesMenu();
   void connectViews();
   void rebuildRecentMenu();
-  void onCompiled(const CompiledProgram& result);
+  void onCompiled(const CheckedProgram& result);
   void updateTitle();
   bool maybeSave();
   void newFile();

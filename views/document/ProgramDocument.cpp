@@ -12,7 +12,7 @@ namespace {
 
 /// What `tempo check` does: the front end, then (for a clean program) the
 /// load() files against the declarations under the default bounds.
-CompiledProgram checkProgram(const std::string& text, const std::string& fileName, const std::string& baseDir) {
+CheckedProgram checkProgram(const std::string& text, const std::string& fileName, const std::string& baseDir) {
   auto result = std::make_shared<FrontendResult>(compileSource(text, fileName, baseDir));
   if (!result->ok()) return result;
   std::string error;
@@ -27,11 +27,11 @@ CompiledProgram checkProgram(const std::string& text, const std::string& fileNam
 }  // namespace
 
 ProgramDocument::ProgramDocument(QObject* parent) : QObject(parent) {
-  qRegisterMetaType<CompiledProgram>();
+  qRegisterMetaType<CheckedProgram>();
   debounce_.setSingleShot(true);
   debounce_.setInterval(300);
   connect(&debounce_, &QTimer::timeout, this, &ProgramDocument::checkNow);
-  connect(&watcher_, &QFutureWatcher<CompiledProgram>::finished, this, &ProgramDocument::onCheckFinished);
+  connect(&watcher_, &QFutureWatcher<CheckedProgram>::finished, this, &ProgramDocument::onCheckFinished);
 }
 
 ProgramDocument::~ProgramDocument() { watcher_.waitForFinished(); }
@@ -108,7 +108,7 @@ void ProgramDocument::checkNow() {
 }
 
 void ProgramDocument::onCheckFinished() {
-  CompiledProgram result = watcher_.result();
+  CheckedProgram result = watcher_.result();
   bool current = runningGeneration_ == generation_;
   if (current) {
     latest_ = std::move(result);

@@ -20,7 +20,7 @@
 
 namespace tempo::views {
 
-using CompiledProgram = std::shared_ptr<const FrontendResult>;
+using CheckedProgram = std::shared_ptr<const FrontendResult>;
 
 class ProgramDocument : public QObject {
   Q_OBJECT
@@ -34,7 +34,7 @@ public:
   QString displayName() const;
   bool isModified() const { return modified_; }
   /// The latest published result (null before the first check finishes).
-  const CompiledProgram& latest() const { return latest_; }
+  const CheckedProgram& latest() const { return latest_; }
   bool isChecking() const { return pending_ || watcher_.isRunning(); }
 
   /// Replaces the text (e.g. after an edit) and schedules a debounced check.
@@ -55,7 +55,7 @@ public:
 
 Q_SIGNALS:
   /// A check of the current text finished (never a stale one).
-  void compiled(tempo::views::CompiledProgram result);
+  void compiled(tempo::views::CheckedProgram result);
   /// A check was started on the worker thread.
   void checkStarted();
   void filePathChanged(const QString& path);
@@ -74,10 +74,10 @@ private:
   quint64 generation_ = 0;     // bumped by every text change
   quint64 runningGeneration_ = 0;
   QTimer debounce_;
-  QFutureWatcher<CompiledProgram> watcher_;
-  CompiledProgram latest_;
+  QFutureWatcher<CheckedProgram> watcher_;
+  CheckedProgram latest_;
 };
 
 }  // namespace tempo::views
 
-Q_DECLARE_METATYPE(tempo::views::CompiledProgram)
+Q_DECLARE_METATYPE(tempo::views::CheckedProgram)

@@ -8,10 +8,10 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
-#include <QStandardItemModel>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -23,15 +23,18 @@ QString formatSeconds(double s) {
   if (s < 1) return RunPanel::tr("%1 ms").arg(s * 1e3, 0, 'f', 1);
   return RunPanel::tr("%1 s").arg(s, 0, 'f', 2);
 }
+QString formatBytes(int64_t bytes) { return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat); }
 }  // namespace
 
 RunPanel::RunPanel(QWidget* parent)
     : QWidget(parent), bounds_(new BoundsEditor), engine_(new QComboBox), runButton_(new QPushButton(tr("Run"))),
       cancelButton_(new QPushButton(tr("Cancel"))), progressBar_(new QProgressBar), status_(new QLabel),
       time_(new QLabel), memory_(new QLabel), outputs_(new QListWidget), outputView_(new OutputView) {
-  engine_->addItem(tr("Reference interpreter"));
-  engine_->addItem(tr("Compiled (not available yet)"));
-  if (auto* model = qobject_cast<QStandardItemModel*>(engine_->model())) model->item(1)->setEnabled(false);
+  engine_->addItem(tr("Reference interpreter"), static_cast<int>(Engine::Reference));
+  engine_->addItem(tr("Compiled (passes + schedule)"), static_cast<int>(Engine::Compiled));
+  engine_->setItemData(0, tr("The oracle: evaluates every point in the obvious way"), Qt::ToolTipRole);
+  engine_->setItemData(1, tr("Optimises the graph, schedules it with isl and executes the loops; "
+                             "measures and predicts peak memory. Cannot be cancelled."), Qt::ToolTipRole);
   runButton_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
   runButton_->setToolTip(tr("Run every output (Ctrl+R)"));
   cancelButton_->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
@@ -76,6 +79,7 @@ RunPanel::RunPanel(QWidget* parent)
   connect(runButton_, &QPushButton::clicked, this, &RunPanel::run);
   connect(cancelButton_, &QPushButton::clicked, this, &RunPanel::cancel);
   connect(outputs_, &QListWidget::currentRowChanged, this, &RunPanel::showOutput);
+  connect(engine_, &QComboBox::currentIndexChanged, this, &RunPanel::updateButtons);
   connect(&watcher_, &QFutureWatcher<RunOutcome>::finished, this, &RunPanel::onFinished);
   progressTimer_.setInterval(100);
   connect(&progressTimer_, &QTimer::timeout, this, &RunPanel::updateProgress);
@@ -87,16 +91,20 @@ RunPanel::~RunPanel() {
   watcher_.waitForFinished();
 }
 
-void RunPanel::setProgram(CompiledProgram program) {
+void RunPanel::setProgram(CheckedProgram program) {
   program_ = std::move(program);
   if (program_) bounds_->setGraph(program_->graph);
   if (!isRunning()) status_->setText(program_ && !program_->ok() ? tr("Fix the program's errors to run it.") : QString());
   updateButtons();
 }
 
+void RunPanel::setEngine(Engine engine) { engine_->setCurrentIndex(engine_->findData(static_cast<int>(engine))); }
+
 void RunPanel::updateButtons() {
   runButton_->setEnabled(program_ && program_->ok() && !isRunning());
-  cancelButton_->setEnabled(isRunning());
+  engine_->setEnabled(!isRunning());
+  // Only the reference interpreter checks the cancel flag.
+  cancelButton_->setEnabled(isRunning() && engine_->currentData().toInt() == static_cast<int>(Engine::Reference));
 }
 
 void RunPanel::run() {
@@ -108,9 +116,10 @@ void RunPanel::run() {
   progressBar_->show();
   progressTimer_.start();
   const std::map<std::string, int64_t> overrides = bounds_->overrides();
-  CompiledProgram program = running_;
-  watcher_.setFuture(QtConcurrent::run([program, overrides, this] {
-    return runReference(*program, overrides, &cancel_, &progress_);
+  CheckedProgram program = running_;
+  Engine engine = static_cast<Engine>(engine_->currentData().toInt());
+  watcher_.setFuture(QtConcurrent::run([program, overrides, engine, this] {
+    return runProgram(*program, overrides, engine, &cancel_, &progress_);
   }));
   updateButtons();
   Q_EMIT runStarted();
@@ -134,10 +143,15 @@ void RunPanel::onFinished() {
   if (outcome_.ok()) {
     QStringList bounds;
     for (const auto& [name, value] : outcome_.bounds) bounds << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
-    status_->setText(tr("Done: %L1 points evaluated (%2).")
+    status_->setText((outcome_.engine == Engine::Compiled ? tr("Done: %L1 statements executed (%2).") : tr("Done: %L1 points evaluated (%2)."))
                          .arg(static_cast<qulonglong>(outcome_.pointsEvaluated))
                          .arg(bounds.join(QStringLiteral(", "))));
-    time_->setText(tr("Measured time: <b>%1</b>").arg(formatSeconds(outcome_.seconds)));
+    time_->setText(outcome_.engine == Engine::Compiled
+                       ? tr("Measured time: <b>%1</b> (compile %2)").arg(formatSeconds(outcome_.seconds), formatSeconds(outcome_.compileSeconds))
+                       : tr("Measured time: <b>%1</b>").arg(formatSeconds(outcome_.seconds)));
+    memory_->setText(outcome_.peakBytes ? tr("Peak memory: <b>%1</b> measured, %2 predicted")
+                                              .arg(formatBytes(*outcome_.peakBytes), formatBytes(outcome_.predictedBytes.value_or(0)))
+                                        : tr("Peak memory: <i>n/a for the reference engine</i>"));
     for (const auto& [name, value] : outcome_.outputs)
       outputs_->addItem(QStringLiteral("%1 : %2%3").arg(QString::fromStdString(name), QString::fromUtf8(dtypeName(value.dtype()).data()),
                                                         QString::fromStdString(shapeString(value.shape()))));

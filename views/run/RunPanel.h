@@ -1,16 +1,17 @@
 // RunPanel: configure, run and inspect a run of the current program.
 //
-// Left: the bounds editor, the engine selector (the reference interpreter;
-// "Compiled" is listed but disabled until that engine exists), Run and
+// Left: the bounds editor, the engine selector (the reference interpreter,
+// or the compiled engine: passes + isl schedule + executor), Run and
 // Cancel, a progress line (points evaluated), the measured time and the
-// peak memory (not measured by the reference engine), and the list of
-// outputs. Right: the selected output as a table and a plot (OutputView).
-// A run evaluates a snapshot of the last checked program on a worker thread
-// (runReference) with a cancel flag; the UI thread only polls its progress.
+// peak memory (measured and predicted by the compiled engine; the reference
+// engine does not measure it), and the list of outputs. Right: the selected
+// output as a table and a plot (OutputView). A run evaluates a snapshot of
+// the last checked program on a worker thread (runProgram) with a cancel
+// flag; the UI thread only polls its progress.
 #pragma once
 
 #include "document/ProgramDocument.h"
-#include "run/ReferenceRun.h"
+#include "run/EngineRun.h"
 
 #include <QFutureWatcher>
 #include <QTimer>
@@ -39,12 +40,14 @@ public:
   OutputView* outputView() const { return outputView_; }
   QListWidget* outputList() const { return outputs_; }
   bool isRunning() const { return watcher_.isRunning(); }
+  /// Chooses the engine of the next run.
+  void setEngine(Engine engine);
   /// The outcome of the last finished run.
   const RunOutcome& lastOutcome() const { return outcome_; }
 
 public Q_SLOTS:
   /// The program the next run uses (the last checked one).
-  void setProgram(tempo::views::CompiledProgram program);
+  void setProgram(tempo::views::CheckedProgram program);
   /// Starts a run of the current program (no-op while running or with errors).
   void run();
   /// Asks the running evaluation to stop.
@@ -61,8 +64,8 @@ private:
   void updateButtons();
   void updateProgress();
 
-  CompiledProgram program_;
-  CompiledProgram running_;  // the snapshot the current (or last) run evaluates
+  CheckedProgram program_;
+  CheckedProgram running_;  // the snapshot the current (or last) run evaluates
   BoundsEditor* bounds_ = nullptr;
   QComboBox* engine_ = nullptr;
   QPushButton* runButton_ = nullptr;

@@ -1,0 +1,48 @@
+// EngineRun: one run of a checked program, on the reference or the compiled engine.
+//
+// What `tempo run --engine reference|compiled` does, as a function the studio
+// calls on a worker thread: resolve the bounds (the program's `set`
+// defaults overridden by the bounds editor), check the load() files against
+// the declarations under those bounds, then evaluate every output — point
+// by point with the ReferenceInterpreter, or by compiling the graph (pass
+// pipeline + isl schedule, compileProgram) and executing it (runCompiled).
+// The caller passes a cancel flag and a counter of points evaluated for a
+// progress display; only the reference engine honours them. The outcome says
+// what ran, how long it took, the memory the compiled engine measured and
+// predicted, or why it failed. Qt-free.
+#pragma once
+
+#include "frontend/Frontend.h"
+#include "tensor/Tensor.h"
+
+#include <atomic>
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tempo::views {
+
+enum class Engine { Reference, Compiled };
+
+struct RunOutcome {
+  Engine engine = Engine::Reference;
+  std::vector<std::pair<std::string, Tensor>> outputs;  ///< in the graph's output order
+  SymbolEnv bounds;              ///< the bound values the run used
+  std::string error;             ///< empty on success
+  bool cancelled = false;
+  double seconds = 0;            ///< wall time of the evaluation (execution only for the compiled engine)
+  double compileSeconds = 0;     ///< compiled engine: passes + schedule
+  size_t pointsEvaluated = 0;    ///< reference: (node, point) values; compiled: Exec statements
+  std::optional<int64_t> peakBytes;       ///< compiled engine: measured
+  std::optional<int64_t> predictedBytes;  ///< compiled engine: the storage plan's prediction
+  bool ok() const { return error.empty(); }
+};
+
+/// Runs every output of `program` (which must have no errors) on `engine`.
+RunOutcome runProgram(const FrontendResult& program, const std::map<std::string, int64_t>& overrides, Engine engine,
+                      const std::atomic<bool>* cancel, std::atomic<size_t>* progress);
+
+}  // namespace tempo::views
