@@ -26,7 +26,9 @@ nlohmann::json scheduleToJson(const Graph& g, const ScheduleResult& r) {
     deps.push_back({{"edge", d.edge},
                     {"producer", d.producer},
                     {"consumer", d.consumer},
-                    {"relation", d.validity}});
+                    {"relation", d.validity},
+                    {"newestForward", d.newestForward},
+                    {"newestBackward", d.newestBackward}});
   nlohmann::json params = nlohmann::json::array();
   for (const std::string& p : r.relations.params)
     params.push_back({{"isl", p}, {"bound", r.relations.boundOfParam.at(p)}});
@@ -35,6 +37,7 @@ nlohmann::json scheduleToJson(const Graph& g, const ScheduleResult& r) {
           {"context", r.relations.paramContext()},
           {"statements", statements},
           {"dependences", deps},
+          {"newestElement", r.newestElement == TimeDirection::Forward ? "forward" : "backward"},
           {"usedFallback", r.usedFallback},
           {"fallbackReason", r.fallbackReason},
           {"scheduleTree", r.scheduleTree},

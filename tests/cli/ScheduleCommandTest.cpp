@@ -1,0 +1,82 @@
+// `tempo schedule`: loops as text, the JSON document, the fallback flag, and
+// exit codes for programs with errors and for bad arguments.
+#include "cli/CliTestUtil.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace tempo::cli::test {
+namespace {
+
+TEST(ScheduleCommand, PrintsTheLoopsOfRnn) {
+  CliResult r = tempo({"schedule", example("rnn.tpo")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("for c0 in 0..B:\n  for c1 in 0..T:\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("exec %4 h[b=c0, t=c1]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  exec %15 y[b=c0]"), std::string::npos) << r.out;
+}
+
+TEST(ScheduleCommand, ReturnsRunsBackwards) {
+  CliResult r = tempo({"schedule", example("returns.tpo")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("for c1 in -T + 1..1:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("exec %1 g[b=c0, t=-c1]"), std::string::npos) << r.out;
+}
+
+TEST(ScheduleCommand, JsonHasRelationsScheduleAndLoops) {
+  CliResult r = tempo({"schedule", example("rnn.tpo"), "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["usedFallback"], false);
+  EXPECT_EQ(j["params"].size(), 2u);
+  EXPECT_EQ(j["params"][0]["bound"], "B");
+  EXPECT_EQ(j["statements"].size(), 17u);
+  EXPECT_EQ(j["statements"][4]["statement"], "S_4");
+  EXPECT_NE(j["statements"][4]["domain"].get<std::string>().find("S_4["), std::string::npos);
+  EXPECT_FALSE(j["dependences"].empty());
+  EXPECT_NE(j["dependences"][0]["relation"].get<std::string>().find("->"), std::string::npos);
+  EXPECT_NE(j["scheduleTree"].get<std::string>().find("domain"), std::string::npos);
+  EXPECT_NE(j["scheduleMap"].get<std::string>().find("S_4"), std::string::npos);
+  ASSERT_TRUE(j["loops"].is_array());
+  EXPECT_EQ(j["loops"].back()["kind"], "for");
+  EXPECT_EQ(j["text"], tempo({"schedule", example("rnn.tpo")}).out);
+}
+
+TEST(ScheduleCommand, FallbackFlagPrintsTheFallbackSchedule) {
+  CliResult r = tempo({"schedule", example("returns.tpo"), "--fallback", "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["usedFallback"], true);
+  EXPECT_NE(j["text"].get<std::string>().find("exec %1 g[b=c1, t=-c2]"), std::string::npos) << j["text"];
+}
+
+TEST(ScheduleCommand, EveryExampleSchedules) {
+  for (const auto& path : allExamples()) {
+    CliResult r = tempo({"schedule", path.string()});
+    EXPECT_EQ(r.code, 0) << path << r.err;
+    EXPECT_NE(r.out.find("exec %"), std::string::npos) << path;
+  }
+}
+
+TEST(ScheduleCommand, ProgramErrorsExitOne) {
+  TempDir dir("schedule");
+  writeFile(dir.str("bad.tpo"), "dim t < T\nout y = nope[t]\n");
+  CliResult r = tempo({"schedule", dir.str("bad.tpo")});
+  EXPECT_EQ(r.code, kExitProgramErrors);
+  EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(ScheduleCommand, AMissingFileExitsOne) {
+  CliResult r = tempo({"schedule", "/nonexistent/x.tpo"});
+  EXPECT_EQ(r.code, kExitProgramErrors);
+}
+
+TEST(ScheduleCommand, BadFormatIsAUsageError) {
+  CliResult r = tempo({"schedule", example("rnn.tpo"), "--format", "dot"});
+  EXPECT_EQ(r.code, kExitUsage);
+}
+
+}  // namespace
+}  // namespace tempo::cli::test
