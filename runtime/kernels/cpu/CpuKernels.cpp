@@ -1,0 +1,49 @@
+// cpu::evalOp: picks a fast kernel by op class, else the reference; see CpuKernels.h.
+#include "kernels/cpu/CpuKernels.h"
+
+#include "kernels/ReferenceKernels.h"
+#include "kernels/cpu/Elementwise.h"
+#include "kernels/cpu/Matmul.h"
+#include "kernels/cpu/Movement.h"
+#include "kernels/cpu/Reduce.h"
+
+#include <optional>
+
+namespace tempo::cpu {
+namespace {
+
+std::optional<Tensor> fast(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& in,
+                           const std::vector<int64_t>& outShape) {
+  int arity = opArity(op);
+  if (arity >= 0 && in.size() != static_cast<size_t>(arity)) return std::nullopt;
+  switch (opClass(op)) {
+    case OpClass::Unary: return unary(op, in[0]);
+    case OpClass::Binary: return binary(op, in[0], in[1]);
+    case OpClass::Ternary: return where(in[0], in[1], in[2]);
+    case OpClass::MatMul: return matmul(in[0], in[1]);
+    case OpClass::Reduce: return reduce(op, in[0], attrs.axes, attrs.keepDims);
+    case OpClass::Identity: return in[0];
+    case OpClass::Movement:
+      if (op == OpKind::Permute) return permute(in[0], attrs.perm);
+      if (op == OpKind::Expand) return expand(in[0], outShape);
+      if (op == OpKind::Reshape && shapeNumel(outShape) == in[0].numel()) return in[0].reshaped(outShape);
+      return std::nullopt;
+    default: return std::nullopt;  // cast, sources, merge: the reference
+  }
+}
+
+}  // namespace
+
+Tensor evalOp(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& inputs, DType outDType,
+              const std::vector<int64_t>& outShape) {
+  std::optional<Tensor> result;
+  for (int64_t d : outShape)
+    if (d < 0) return ref::evalOp(op, attrs, inputs, outDType, outShape);
+  result = fast(op, attrs, inputs, outShape);
+  // Anything unspecialised or not matching the declared type: the reference computes it or throws its error.
+  if (!result || result->dtype() != outDType || result->shape() != outShape)
+    return ref::evalOp(op, attrs, inputs, outDType, outShape);
+  return std::move(*result);
+}
+
+}  // namespace tempo::cpu

@@ -1,0 +1,28 @@
+// CpuKernels: the compiled executor's kernel library, `cpu::evalOp`.
+//
+// Same contract as ref::evalOp (kernels/ReferenceKernels.h) — same inputs,
+// same result dtype/shape checks, same errors — but fast: elementwise ops
+// (Elementwise.h), reductions (Reduce.h) and permute/expand (Movement.h)
+// are vectorised loops split over both cores, f32/f64 matmul is OpenBLAS
+// (Matmul.h), reshape and identity share the input buffer. What is not
+// specialised runs the reference kernel: cast, slice and cat (already
+// single-pass loops / memcpy), integer div and pow (they can throw),
+// integer and bool matmul, and every malformed call, so error messages are
+// the reference's. Numerical differences from the reference: f32/f64
+// matmul accumulates in the element type (BLAS); sums over an innermost
+// reduced run add in 8 lanes (f64, then rounded); f32 exp/tanh/sigmoid may
+// differ by 1 ulp at rare near-ties; everything else is bit-identical.
+#pragma once
+
+#include "ops/Op.h"
+#include "tensor/Tensor.h"
+
+#include <vector>
+
+namespace tempo::cpu {
+
+/// Evaluates a non-source, non-merge op like ref::evalOp, with the fast kernels.
+Tensor evalOp(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& inputs, DType outDType,
+              const std::vector<int64_t>& outShape);
+
+}  // namespace tempo::cpu

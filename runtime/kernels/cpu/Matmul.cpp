@@ -1,0 +1,81 @@
+// Matmul through cblas; see Matmul.h.
+#include "kernels/cpu/Matmul.h"
+
+#include "kernels/Broadcast.h"
+
+#include <cblas.h>
+
+#include <type_traits>
+
+namespace tempo::cpu {
+namespace {
+
+/// C[m, n] = A[m, k] @ B[k, n], all row-major and contiguous, m, n, k >= 1.
+template <class T>
+void gemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k) {
+  int M = int(m), N = int(n), K = int(k);
+  if constexpr (std::is_same_v<T, float>) {
+    if (m == 1) cblas_sgemv(CblasRowMajor, CblasTrans, K, N, 1.0f, b, N, a, 1, 0.0f, c, 1);
+    else if (n == 1) cblas_sgemv(CblasRowMajor, CblasNoTrans, M, K, 1.0f, a, K, b, 1, 0.0f, c, 1);
+    else cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, a, K, b, N, 0.0f, c, N);
+  } else {
+    if (m == 1) cblas_dgemv(CblasRowMajor, CblasTrans, K, N, 1.0, b, N, a, 1, 0.0, c, 1);
+    else if (n == 1) cblas_dgemv(CblasRowMajor, CblasNoTrans, M, K, 1.0, a, K, b, 1, 0.0, c, 1);
+    else cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, a, K, b, N, 0.0, c, N);
+  }
+}
+
+struct MatrixView {
+  std::vector<int64_t> batch;
+  int64_t rows = 0, cols = 0;
+};
+
+MatrixView asMatrix(const std::vector<int64_t>& shape, bool isLeft) {
+  if (shape.size() == 1) return isLeft ? MatrixView{{}, 1, shape[0]} : MatrixView{{}, shape[0], 1};
+  return {std::vector<int64_t>(shape.begin(), shape.end() - 2), shape[shape.size() - 2], shape.back()};
+}
+
+bool allZero(const std::vector<int64_t>& v) {
+  for (int64_t x : v)
+    if (x != 0) return false;
+  return true;
+}
+
+}  // namespace
+
+std::optional<Tensor> matmul(const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype() || !isFloat(a.dtype()) || a.rank() == 0 || b.rank() == 0) return std::nullopt;
+  MatrixView va = asMatrix(a.shape(), true), vb = asMatrix(b.shape(), false);
+  if (va.cols != vb.rows) return std::nullopt;
+  int64_t m = va.rows, k = va.cols, n = vb.cols;
+  std::vector<int64_t> batch;
+  try {
+    batch = ref::broadcastShapes(va.batch, vb.batch);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+  std::vector<int64_t> sa = ref::broadcastStrides(va.batch, batch), sb = ref::broadcastStrides(vb.batch, batch);
+  std::vector<int64_t> outShape = batch;
+  if (a.rank() > 1) outShape.push_back(m);
+  if (b.rank() > 1) outShape.push_back(n);
+  Tensor out(a.dtype(), outShape);
+  int64_t batches = shapeNumel(batch);
+  if (out.numel() == 0 || k == 0) return out;  // zero-filled
+  visitDType(a.dtype(), [&]<class T>() {
+    if constexpr (std::is_floating_point_v<T>) {
+      const T* pa = a.data<T>();
+      const T* pb = b.data<T>();
+      T* po = out.data<T>();
+      if (allZero(sb) && va.batch == batch) {  // b shared by every batch: fold the batch into M
+        gemm(pa, pb, po, batches * m, n, k);
+        return;
+      }
+      for (int64_t bi = 0; bi < batches; ++bi)
+        gemm(pa + ref::stridedOffset(bi, batch, sa) * m * k, pb + ref::stridedOffset(bi, batch, sb) * k * n,
+             po + bi * m * n, m, n, k);
+    }
+  });
+  return out;
+}
+
+}  // namespace tempo::cpu
