@@ -1,0 +1,135 @@
+#include "passes/PassComparison.h"
+
+#include "graph/GraphView.h"
+#include "passes/DiffView.h"
+
+#include <QLabel>
+#include <QListWidget>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace tempo::views {
+
+namespace {
+
+/// `■ word` in the colour GraphView outlines that mark with.
+QString chip(const QString& mark) {
+  return QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
+      .arg(GraphView::markColor(mark).name(), mark);
+}
+
+QString stepName(const PipelineRun& run, int step) {
+  const PassSnapshot* s = run.snapshotAt(step);
+  return s ? QString::fromStdString(s->passName) : QObject::tr("input (after lowering)");
+}
+
+std::map<int, QString> marksOf(const std::set<NodeId>& ids, const QString& mark, std::map<int, QString> into = {}) {
+  for (NodeId id : ids) into[id] = mark;
+  return into;
+}
+
+}  // namespace
+
+PassComparison::PassComparison(QWidget* parent)
+    : QWidget(parent), title_(new QLabel), description_(new QLabel), beforeCaption_(new QLabel),
+      afterCaption_(new QLabel), before_(new GraphView), after_(new GraphView), diff_(new DiffView),
+      notes_(new QListWidget), tabs_(new QTabWidget) {
+  title_->setTextFormat(Qt::RichText);
+  description_->setWordWrap(true);
+  description_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  notes_->setWordWrap(true);
+  diff_->setPlaceholderText(tr("This pass changed nothing."));
+
+  auto* graphs = new QSplitter(Qt::Horizontal);
+  beforePane_ = pane(beforeCaption_, before_);
+  graphs->addWidget(beforePane_);
+  graphs->addWidget(pane(afterCaption_, after_));
+  tabs_->addTab(diff_, QString());
+  tabs_->addTab(notes_, QString());
+  tabs_->setDocumentMode(true);
+  auto* vertical = new QSplitter(Qt::Vertical);
+  vertical->addWidget(graphs);
+  vertical->addWidget(tabs_);
+  vertical->setStretchFactor(0, 3);
+  vertical->setStretchFactor(1, 2);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(6, 4, 0, 0);
+  layout->addWidget(title_);
+  layout->addWidget(description_);
+  layout->addWidget(vertical, 1);
+  setTabCounts(0);
+
+  for (GraphView* view : {before_, after_})
+    connect(view, &GraphView::nodeActivated, this, &PassComparison::nodeActivated);
+}
+
+QWidget* PassComparison::pane(QLabel* caption, GraphView* view) {
+  auto* w = new QWidget;
+  auto* layout = new QVBoxLayout(w);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  caption->setTextFormat(Qt::RichText);
+  layout->addWidget(caption);
+  layout->addWidget(view, 1);
+  return w;
+}
+
+void PassComparison::setTabCounts(int notes) {
+  const int plus = diff_->addedLines(), minus = diff_->removedLines();
+  tabs_->setTabText(0, plus || minus ? tr("Diff (+%1 \u2212%2)").arg(plus).arg(minus) : tr("Diff"));
+  tabs_->setTabText(1, notes ? tr("Notes (%1)").arg(notes) : tr("Notes"));
+}
+
+QString PassComparison::headerText() const { return title_->text() + QLatin1Char('\n') + description_->text(); }
+
+void PassComparison::clear(const QString& message) {
+  title_->setText(message.toHtmlEscaped());
+  description_->clear();
+  beforeMarks_.clear();
+  afterMarks_.clear();
+  diff_->setDiff({});
+  notes_->clear();
+  setTabCounts(0);
+}
+
+void PassComparison::showStep(std::shared_ptr<const PipelineRun> run, int step) {
+  if (!run || step < 0 || step >= run->stepCount()) return clear(tr("Select a pass."));
+  const PassSnapshot* snap = run->snapshotAt(step);
+  const Graph& after = run->graphAt(step);
+  notes_->clear();
+  if (!snap) {
+    title_->setText(tr("<b>input (after lowering)</b> &nbsp;·&nbsp; %1 nodes, %2 edges")
+                        .arg(after.nodes().size()).arg(after.edges().size()));
+    description_->setText(tr("The dependence graph as the front end built it, before any pass ran. "
+                             "Pick a pass on the left to see what it changed."));
+    beforeMarks_.clear();
+    afterMarks_.clear();
+    diff_->setDiff({});
+  } else {
+    title_->setText(tr("<b>%1</b> &nbsp;·&nbsp; %2 &nbsp;·&nbsp; %3 nodes, %4 edges")
+                        .arg(QString::fromStdString(snap->passName).toHtmlEscaped(),
+                             QString::fromStdString(snap->diff.summary()).toHtmlEscaped())
+                        .arg(after.nodes().size()).arg(after.edges().size()));
+    description_->setText(QString::fromStdString(snap->description));
+    beforeMarks_ = marksOf(snap->diff.removed, QStringLiteral("removed"));
+    afterMarks_ = marksOf(snap->diff.rewritten, QStringLiteral("rewritten"), marksOf(snap->diff.added, QStringLiteral("added")));
+    diff_->setDiff(QString::fromStdString(run->diffTexts[static_cast<size_t>(step)]));
+    for (const std::string& note : snap->change.notes) notes_->addItem(QString::fromStdString(note));
+    before_->setGraph(run->graphAt(step - 1));
+    before_->setNodeMarks(beforeMarks_);
+    beforeCaption_->setText(tr("<b>Before</b> (after %1) &nbsp; %2").arg(stepName(*run, step - 1).toHtmlEscaped(),
+                                                                           chip(QStringLiteral("removed"))));
+  }
+  beforePane_->setVisible(snap != nullptr);
+  after_->setGraph(after);
+  after_->setNodeMarks(afterMarks_);
+  afterCaption_->setText(snap ? tr("<b>After</b> %1 &nbsp; %2 &nbsp; %3")
+                                    .arg(stepName(*run, step).toHtmlEscaped(), chip(QStringLiteral("added")),
+                                         chip(QStringLiteral("rewritten")))
+                              : tr("<b>Input graph</b>"));
+  setTabCounts(notes_->count());
+}
+
+}  // namespace tempo::views

@@ -1,0 +1,70 @@
+// PassComparison: the right side of the pass stepper — one step in detail.
+//
+// For the selected step of a PipelineRun it shows a header (pass name, what
+// changed, time, and the pass's student description), then side by side the
+// graph before the pass (the previous step's snapshot, removed nodes marked)
+// and the graph after it (added and rewritten nodes marked), both in
+// GraphViews, and below them two tabs: the unified diff of the printed SDG
+// (DiffView) and the notes the pass left (GraphChange::notes). The input step
+// shows only the input graph. Clicking a node in either graph re-emits
+// nodeActivated with its source range.
+#pragma once
+
+#include "passes/PipelineRun.h"
+
+#include <QWidget>
+
+#include <map>
+#include <memory>
+
+class QLabel;
+class QListWidget;
+class QSplitter;
+class QTabWidget;
+
+namespace tempo::views {
+
+class DiffView;
+class GraphView;
+
+class PassComparison : public QWidget {
+  Q_OBJECT
+public:
+  explicit PassComparison(QWidget* parent = nullptr);
+
+  /// Shows `step` of `run` (0: the input).
+  void showStep(std::shared_ptr<const PipelineRun> run, int step);
+  /// Shows nothing but `message` in the header (no program, a failed run).
+  void clear(const QString& message);
+
+  GraphView* beforeView() const { return before_; }
+  GraphView* afterView() const { return after_; }
+  DiffView* diffView() const { return diff_; }
+  QListWidget* notesList() const { return notes_; }
+  QTabWidget* tabs() const { return tabs_; }
+  QString headerText() const;
+  /// The marks given to the before/after graphs for the step shown.
+  const std::map<int, QString>& beforeMarks() const { return beforeMarks_; }
+  const std::map<int, QString>& afterMarks() const { return afterMarks_; }
+
+Q_SIGNALS:
+  void nodeActivated(int nodeId, int line, int col, int endLine, int endCol);
+
+private:
+  QWidget* pane(QLabel* caption, GraphView* view);
+  void setTabCounts(int notes);
+
+  QLabel* title_;
+  QLabel* description_;
+  QLabel* beforeCaption_;
+  QLabel* afterCaption_;
+  GraphView* before_;
+  GraphView* after_;
+  QWidget* beforePane_ = nullptr;
+  DiffView* diff_;
+  QListWidget* notes_;
+  QTabWidget* tabs_;
+  std::map<int, QString> beforeMarks_, afterMarks_;
+};
+
+}  // namespace tempo::views
