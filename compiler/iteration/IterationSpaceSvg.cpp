@@ -1,0 +1,145 @@
+#include "iteration/IterationSpaceSvg.h"
+
+#include "iteration/IterationPlayback.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace tempo {
+
+namespace {
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+class SvgWriter {
+public:
+  SvgWriter(const IterationSpace& s, const IterationSvgOptions& o) : s_(s), o_(o), playback_(s) {
+    if (o_.step < 0) playback_.finish();
+    else
+      for (int i = 0; i < o_.step && playback_.step(); ++i) {
+      }
+  }
+
+  std::string write() {
+    double k = o_.scale;
+    top_ = iterationSvgTop(o_);
+    double legendTop = top_ + s_.height * k;
+    double rows = static_cast<double>(s_.statements.size()) + (s_.omitted.empty() ? 0 : 1);
+    double width = std::max(s_.width * k, 420.0), height = legendTop + 12 + rows * 18 + 8;
+    out_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\"" << num(height)
+         << "\" viewBox=\"0 0 " << num(width) << " " << num(height) << "\" font-family=\"DejaVu Sans, sans-serif\">\n"
+         << "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\""
+            " orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#444\"/></marker>"
+            "<marker id=\"arrowRed\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\""
+            " orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#d62728\"/></marker></defs>\n"
+         << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    if (!o_.title.empty()) text(8, 19, o_.title, "start", 14, "bold");
+    for (const IterationBox& b : s_.cells)
+      out_ << "<rect x=\"" << num(X(b.x)) << "\" y=\"" << num(Y(b.y)) << "\" width=\"" << num(b.w * k) << "\" height=\""
+           << num(b.h * k) << "\" rx=\"3\" fill=\"#ececec\"/>\n";
+    for (const IterationBox& b : s_.tiles)
+      out_ << "<rect x=\"" << num(X(b.x)) << "\" y=\"" << num(Y(b.y)) << "\" width=\"" << num(b.w * k) << "\" height=\""
+           << num(b.h * k) << "\" fill=\"#4e79a7\" fill-opacity=\"0.08\" stroke=\"#4e79a7\"/>\n";
+    for (const IterationTick& t : s_.ticks) text(X(t.x), Y(t.y) + 4, t.text, "middle", 12, "normal");
+    if (o_.arrows) arrows();
+    dots();
+    legend(legendTop + 12);
+    out_ << "</svg>\n";
+    return out_.str();
+  }
+
+private:
+  const IterationSpace& s_;
+  IterationSvgOptions o_;
+  IterationPlayback playback_;
+  std::ostringstream out_;
+  double top_ = 0;
+
+  double X(double x) const { return x * o_.scale; }
+  double Y(double y) const { return top_ + y * o_.scale; }
+
+  void text(double x, double y, const std::string& s, const char* anchor, int size, const char* weight) {
+    out_ << "<text x=\"" << num(x) << "\" y=\"" << num(y) << "\" text-anchor=\"" << anchor << "\" font-size=\"" << size
+         << "\" font-weight=\"" << weight << "\" fill=\"#222\">" << escape(s) << "</text>\n";
+  }
+
+  void arrows() {
+    out_ << "<g stroke=\"#444\" stroke-opacity=\"0.55\" stroke-width=\"1\" marker-end=\"url(#arrow)\">\n";
+    for (const IterationArrow& a : s_.arrows) arrow(a);
+    out_ << "</g>\n";
+    if (o_.selectedDot < 0) return;
+    out_ << "<g stroke=\"#d62728\" stroke-width=\"2\" marker-end=\"url(#arrowRed)\">\n";
+    for (const IterationArrow& a : s_.arrows)
+      if (a.from == o_.selectedDot || a.to == o_.selectedDot) arrow(a);
+    out_ << "</g>\n";
+  }
+
+  void arrow(const IterationArrow& a) {
+    double r = s_.dotRadius * o_.scale;
+    const IterationDot& p = s_.dots[a.from];
+    const IterationDot& c = s_.dots[a.to];
+    double x0 = X(p.x), y0 = Y(p.y), x1 = X(c.x), y1 = Y(c.y);
+    double len = std::hypot(x1 - x0, y1 - y0);
+    if (len <= 2 * r + 1) return;
+    double ux = (x1 - x0) / len, uy = (y1 - y0) / len;
+    out_ << "<line x1=\"" << num(x0 + ux * r) << "\" y1=\"" << num(y0 + uy * r) << "\" x2=\"" << num(x1 - ux * (r + 1))
+         << "\" y2=\"" << num(y1 - uy * (r + 1)) << "\"/>\n";
+  }
+
+  void dots() {
+    double r = s_.dotRadius * o_.scale;
+    for (size_t i = 0; i < s_.dots.size(); ++i) {
+      const IterationDot& d = s_.dots[i];
+      const std::string& color = s_.statements[d.statement].color;
+      bool done = playback_.executed(static_cast<int>(i));
+      bool current = (playback_.currentDot() == static_cast<int>(i) && o_.step >= 0) ||
+                     static_cast<int>(i) == o_.selectedDot || s_.statements[d.statement].node == o_.highlightNode;
+      out_ << "<circle cx=\"" << num(X(d.x)) << "\" cy=\"" << num(Y(d.y)) << "\" r=\"" << num(r) << "\" fill=\""
+           << (done ? color : "white") << "\" stroke=\"" << (current ? "#000" : color) << "\" stroke-width=\""
+           << (current ? 3 : 1.5) << "\"><title>" << escape(s_.describeDot(static_cast<int>(i))) << "</title></circle>\n";
+    }
+  }
+
+  void legend(double y) {
+    for (const IterationStatement& st : s_.statements) {
+      out_ << "<rect x=\"8\" y=\"" << num(y - 10) << "\" width=\"12\" height=\"12\" rx=\"6\" fill=\"" << st.color << "\"/>\n";
+      std::string line = st.loc.valid() ? "  (line " + std::to_string(st.loc.begin.line) + ")" : "";
+      std::string over;
+      for (size_t i = 0; i < st.domain.size(); ++i) over += (i ? ", " : "") + st.domain[i];
+      text(26, y, st.label + " over (" + over + "): " + std::to_string(st.dots) + " instances" + line, "start", 12,
+           "normal");
+      y += 18;
+    }
+    if (!s_.omitted.empty())
+      text(8, y, std::to_string(s_.omitted.size()) + " nodes over neither " + s_.dimX + " nor " + s_.dimY +
+                     " (weights, constants) run outside this plane and are not drawn",
+           "start", 11, "normal");
+  }
+};
+
+}  // namespace
+
+double iterationSvgTop(const IterationSvgOptions& options) { return options.title.empty() ? 0 : 28; }
+
+std::string renderIterationSpaceSvg(const IterationSpace& space, const IterationSvgOptions& options) {
+  return SvgWriter(space, options).write();
+}
+
+}  // namespace tempo

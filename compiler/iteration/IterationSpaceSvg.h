@@ -1,0 +1,33 @@
+// IterationSpaceSvg: an IterationSpace drawn as a standalone SVG document.
+//
+// Written by hand (no graphics library) so the headless CLI can draw the
+// same picture the studio shows: grey cells, one circle per statement
+// instance (exactly one <circle> per dot, nothing else is a circle) coloured
+// by statement, dependence arrows producer -> consumer, axis values and
+// names, and a legend of statements (with their instance counts and source
+// lines) and of the nodes left out. With `step` >= 0 it draws that replay
+// frame: instances executed so far filled, the current one ringed, the rest
+// hollow. `selectedDot` and `highlightNode` let a view point at instances.
+#pragma once
+
+#include "iteration/IterationSpace.h"
+
+#include <string>
+
+namespace tempo {
+
+struct IterationSvgOptions {
+  double scale = 56;       ///< pixels per grid cell
+  bool arrows = true;
+  int step = -1;           ///< replay frame (number of steps taken); -1: everything executed
+  int selectedDot = -1;    ///< ringed, with its dependences drawn in red
+  NodeId highlightNode = -1;  ///< every instance of this node ringed
+  std::string title;       ///< drawn above the picture when not empty
+};
+
+/// Where the layout's (x, y) lands in the SVG: (x * scale, svgTop + y * scale).
+double iterationSvgTop(const IterationSvgOptions& options);
+
+std::string renderIterationSpaceSvg(const IterationSpace& space, const IterationSvgOptions& options = {});
+
+}  // namespace tempo
