@@ -5,6 +5,7 @@
 
 #include <cblas.h>
 
+#include <memory>
 #include <type_traits>
 
 namespace tempo::cpu {
@@ -35,6 +36,16 @@ MatrixView asMatrix(const std::vector<int64_t>& shape, bool isLeft) {
   return {std::vector<int64_t>(shape.begin(), shape.end() - 2), shape[shape.size() - 2], shape.back()};
 }
 
+MatmulAccumulation gAccumulation = MatmulAccumulation::F64;
+
+std::unique_ptr<double[]> widen(const Tensor& t) {
+  std::unique_ptr<double[]> w(new double[t.numel()]);
+  const float* p = t.data<float>();
+#pragma omp simd
+  for (int64_t i = 0; i < t.numel(); ++i) w[i] = p[i];
+  return w;
+}
+
 bool allZero(const std::vector<int64_t>& v) {
   for (int64_t x : v)
     if (x != 0) return false;
@@ -42,6 +53,9 @@ bool allZero(const std::vector<int64_t>& v) {
 }
 
 }  // namespace
+
+void setMatmulAccumulation(MatmulAccumulation acc) { gAccumulation = acc; }
+MatmulAccumulation matmulAccumulation() { return gAccumulation; }
 
 std::optional<Tensor> matmul(const Tensor& a, const Tensor& b) {
   if (a.dtype() != b.dtype() || !isFloat(a.dtype()) || a.rank() == 0 || b.rank() == 0) return std::nullopt;
@@ -61,20 +75,24 @@ std::optional<Tensor> matmul(const Tensor& a, const Tensor& b) {
   Tensor out(a.dtype(), outShape);
   int64_t batches = shapeNumel(batch);
   if (out.numel() == 0 || k == 0) return out;  // zero-filled
-  visitDType(a.dtype(), [&]<class T>() {
-    if constexpr (std::is_floating_point_v<T>) {
-      const T* pa = a.data<T>();
-      const T* pb = b.data<T>();
-      T* po = out.data<T>();
-      if (allZero(sb) && va.batch == batch) {  // b shared by every batch: fold the batch into M
-        gemm(pa, pb, po, batches * m, n, k);
-        return;
-      }
-      for (int64_t bi = 0; bi < batches; ++bi)
-        gemm(pa + ref::stridedOffset(bi, batch, sa) * m * k, pb + ref::stridedOffset(bi, batch, sb) * k * n,
-             po + bi * m * n, m, n, k);
-    }
-  });
+  bool fold = allZero(sb) && va.batch == batch;  // b shared by every batch: fold the batch into M
+  auto run = [&]<class T>(const T* pa, const T* pb, T* po) {
+    if (fold) return gemm(pa, pb, po, batches * m, n, k);
+    for (int64_t bi = 0; bi < batches; ++bi)
+      gemm(pa + ref::stridedOffset(bi, batch, sa) * m * k, pb + ref::stridedOffset(bi, batch, sb) * k * n,
+           po + bi * m * n, m, n, k);
+  };
+  if (a.dtype() == DType::F64) {
+    run(a.data<double>(), b.data<double>(), out.data<double>());
+  } else if (gAccumulation == MatmulAccumulation::F32) {
+    run(a.data<float>(), b.data<float>(), out.data<float>());
+  } else {  // f32 operands widened to f64, dgemm, rounded once: the reference's numerics
+    std::unique_ptr<double[]> wa = widen(a), wb = widen(b), wo(new double[out.numel()]);
+    run(wa.get(), wb.get(), wo.get());
+    float* po = out.data<float>();
+#pragma omp simd
+    for (int64_t i = 0; i < out.numel(); ++i) po[i] = float(wo[i]);
+  }
   return out;
 }
 

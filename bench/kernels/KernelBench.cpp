@@ -1,0 +1,105 @@
+// kernel_bench: reference (ref::evalOp) vs fast (cpu::evalOp) kernels on the
+// shapes of a small transformer step: 32x256 @ 256x256 matmul (reported in
+// GFLOP/s), tanh and add of 32x256, a softmax over the last axis of 32x256
+// (reduce_max, sub, exp, reduce_sum, div), and an add sweep over sizes that
+// locates the parallel threshold (compare with OMP_NUM_THREADS=1).
+// Run: build/bench/kernel_bench [--benchmark_filter=Matmul]
+#include "kernels/ReferenceKernels.h"
+#include "kernels/cpu/CpuKernels.h"
+
+#include <benchmark/benchmark.h>
+
+#include <random>
+
+namespace tempo {
+namespace {
+
+const OpAttrs& none() {
+  static const OpAttrs attrs;
+  return attrs;
+}
+
+using EvalFn = Tensor (*)(OpKind, const OpAttrs&, const std::vector<Tensor>&, DType, const std::vector<int64_t>&);
+
+Tensor randomF32(std::vector<int64_t> shape, uint32_t seed) {
+  Tensor t(DType::F32, std::move(shape));
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = u(rng);
+  return t;
+}
+
+template <EvalFn Eval>
+void Matmul(benchmark::State& state) {
+  Tensor a = randomF32({32, 256}, 1), b = randomF32({256, 256}, 2);
+  for (auto _ : state) benchmark::DoNotOptimize(Eval(OpKind::MatMul, none(), {a, b}, DType::F32, {32, 256}));
+  state.counters["FLOP/s"] = benchmark::Counter(2.0 * 32 * 256 * 256, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+template <EvalFn Eval>
+void Tanh(benchmark::State& state) {
+  Tensor x = randomF32({32, 256}, 3);
+  for (auto _ : state) benchmark::DoNotOptimize(Eval(OpKind::Tanh, none(), {x}, DType::F32, {32, 256}));
+  state.SetItemsProcessed(state.iterations() * x.numel());
+}
+
+template <EvalFn Eval>
+void Add(benchmark::State& state) {
+  Tensor x = randomF32({32, 256}, 4), y = randomF32({32, 256}, 5);
+  for (auto _ : state) benchmark::DoNotOptimize(Eval(OpKind::Add, none(), {x, y}, DType::F32, {32, 256}));
+  state.SetItemsProcessed(state.iterations() * x.numel());
+}
+
+template <EvalFn Eval>
+void AddRowBroadcast(benchmark::State& state) {
+  Tensor x = randomF32({32, 256}, 4), y = randomF32({256}, 5);
+  for (auto _ : state) benchmark::DoNotOptimize(Eval(OpKind::Add, none(), {x, y}, DType::F32, {32, 256}));
+  state.SetItemsProcessed(state.iterations() * x.numel());
+}
+
+template <EvalFn Eval>
+void Softmax(benchmark::State& state) {
+  Tensor x = randomF32({32, 256}, 6);
+  OpAttrs last;
+  last.axes = {1};
+  last.keepDims = true;
+  for (auto _ : state) {
+    Tensor m = Eval(OpKind::ReduceMax, last, {x}, DType::F32, {32, 1});
+    Tensor e = Eval(OpKind::Exp, none(), {Eval(OpKind::Sub, none(), {x, m}, DType::F32, {32, 256})}, DType::F32, {32, 256});
+    Tensor s = Eval(OpKind::ReduceSum, last, {e}, DType::F32, {32, 1});
+    benchmark::DoNotOptimize(Eval(OpKind::Div, none(), {e, s}, DType::F32, {32, 256}));
+  }
+  state.SetItemsProcessed(state.iterations() * x.numel());
+}
+
+void AddSweep(benchmark::State& state) {
+  int64_t n = state.range(0);
+  Tensor x = randomF32({n}, 7), y = randomF32({n}, 8);
+  for (auto _ : state) benchmark::DoNotOptimize(cpu::evalOp(OpKind::Add, none(), {x, y}, DType::F32, {n}));
+  state.SetItemsProcessed(state.iterations() * n);
+}
+
+void TanhSweep(benchmark::State& state) {
+  int64_t n = state.range(0);
+  Tensor x = randomF32({n}, 9);
+  for (auto _ : state) benchmark::DoNotOptimize(cpu::evalOp(OpKind::Tanh, none(), {x}, DType::F32, {n}));
+  state.SetItemsProcessed(state.iterations() * n);
+}
+
+BENCHMARK(Matmul<ref::evalOp>)->Name("Matmul_32x256x256/ref");
+BENCHMARK(Matmul<cpu::evalOp>)->Name("Matmul_32x256x256/cpu");
+BENCHMARK(Tanh<ref::evalOp>)->Name("Tanh_32x256/ref");
+BENCHMARK(Tanh<cpu::evalOp>)->Name("Tanh_32x256/cpu");
+BENCHMARK(Add<ref::evalOp>)->Name("Add_32x256/ref");
+BENCHMARK(Add<cpu::evalOp>)->Name("Add_32x256/cpu");
+BENCHMARK(AddRowBroadcast<ref::evalOp>)->Name("AddRow_32x256+256/ref");
+BENCHMARK(AddRowBroadcast<cpu::evalOp>)->Name("AddRow_32x256+256/cpu");
+BENCHMARK(Softmax<ref::evalOp>)->Name("Softmax_32x256/ref");
+BENCHMARK(Softmax<cpu::evalOp>)->Name("Softmax_32x256/cpu");
+BENCHMARK(AddSweep)->RangeMultiplier(2)->Range(1 << 12, 1 << 20);
+BENCHMARK(TanhSweep)->RangeMultiplier(2)->Range(1 << 9, 1 << 16);
+
+}  // namespace
+}  // namespace tempo
+
+BENCHMARK_MAIN();
