@@ -1,6 +1,8 @@
 // FallbackSchedule: components in topological order, a searched loop order inside.
 #include "schedule/FallbackSchedule.h"
 
+#include "graph/GraphAlgorithms.h"
+
 #include "schedule/IslPtr.h"
 #include "schedule/ScheduleCheck.h"
 
@@ -13,56 +15,6 @@
 namespace tempo {
 
 namespace {
-
-/// Tarjan's algorithm, iterative; components come out in reverse topological order.
-std::vector<std::vector<NodeId>> stronglyConnectedComponents(const Graph& g) {
-  std::map<NodeId, std::vector<NodeId>> succ;
-  for (const auto& [id, e] : g.edges()) succ[e.producer].push_back(e.consumer);
-  std::map<NodeId, int> index, low;
-  std::set<NodeId> onStack;
-  std::vector<NodeId> stack;
-  std::vector<std::vector<NodeId>> out;
-  int counter = 0;
-  for (const auto& [root, node] : g.nodes()) {
-    if (index.count(root)) continue;
-    std::vector<std::pair<NodeId, size_t>> work{{root, 0}};
-    index[root] = low[root] = counter++;
-    stack.push_back(root);
-    onStack.insert(root);
-    while (!work.empty()) {
-      auto& [v, next] = work.back();
-      const auto& vs = succ[v];
-      if (next < vs.size()) {
-        NodeId w = vs[next++];
-        if (!index.count(w)) {
-          index[w] = low[w] = counter++;
-          stack.push_back(w);
-          onStack.insert(w);
-          work.push_back({w, 0});
-        } else if (onStack.count(w)) {
-          low[v] = std::min(low[v], index[w]);
-        }
-        continue;
-      }
-      if (low[v] == index[v]) {
-        std::vector<NodeId> comp;
-        NodeId w;
-        do {
-          w = stack.back();
-          stack.pop_back();
-          onStack.erase(w);
-          comp.push_back(w);
-        } while (w != v);
-        std::sort(comp.begin(), comp.end());
-        out.push_back(comp);
-      }
-      NodeId done = v;
-      work.pop_back();
-      if (!work.empty()) low[work.back().first] = std::min(low[work.back().first], low[done]);
-    }
-  }
-  return out;
-}
 
 /// Kahn's algorithm over `nodes` with the edges `accept` keeps; ties by
 /// smallest key; leftovers (on a cycle) are appended by key.
