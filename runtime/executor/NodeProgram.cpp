@@ -1,7 +1,7 @@
 #include "executor/NodeProgram.h"
 
 #include "executor/ExecError.h"
-#include "kernels/ReferenceKernels.h"
+#include "kernels/cpu/CpuKernels.h"
 
 namespace tempo {
 
@@ -121,8 +121,8 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
       result = args.front();
     } else {
       try {
-        result = usesPointAttrs(n.op) ? ref::evalOp(n.op, attrsHere(), args, n.type.dtype, shape)
-                                      : ref::evalOp(n.op, n.attrs, args, n.type.dtype, shape);
+        result = usesPointAttrs(n.op) ? cpu::evalOp(n.op, attrsHere(), args, n.type.dtype, shape)
+                                      : cpu::evalOp(n.op, n.attrs, args, n.type.dtype, shape);
       } catch (const std::exception& ex) {
         fail(point, std::string("kernel failed: ") + ex.what());
       }
