@@ -11,9 +11,20 @@
 namespace tempo::cpu {
 namespace {
 
+/// OpenBLAS threads for an m x n x k product: one below 2^24 multiply-adds
+/// (its own threshold starts threads at 2^18, which on a busy 2-core machine
+/// more than doubled the wall time of 32x256x256), all cores above.
+void chooseThreads(int64_t m, int64_t n, int64_t k) {
+  static const int all = openblas_get_num_procs();
+  static int current = -1;
+  int want = double(m) * double(n) * double(k) < double(1 << 24) ? 1 : all;
+  if (want != current) openblas_set_num_threads(current = want);
+}
+
 /// C[m, n] = A[m, k] @ B[k, n], all row-major and contiguous, m, n, k >= 1.
 template <class T>
 void gemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k) {
+  chooseThreads(m, n, k);
   int M = int(m), N = int(n), K = int(k);
   if constexpr (std::is_same_v<T, float>) {
     if (m == 1) cblas_sgemv(CblasRowMajor, CblasTrans, K, N, 1.0f, b, N, a, 1, 0.0f, c, 1);

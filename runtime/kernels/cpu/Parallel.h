@@ -4,10 +4,13 @@
 // [0, n): one chunk per OpenMP thread when the estimated work `n * cost`
 // (cost = rough cycles per item, 1 for an add) reaches kParallelThreshold,
 // else a single call on the calling thread, so small tensors never pay the
-// fork/join (a few microseconds). The threshold was measured with
-// bench/kernels (see docs there): below ~32k simple element operations two
-// threads are slower than one. `f` must not throw: an exception cannot leave
-// an OpenMP region. Without OpenMP everything runs on one thread.
+// fork/join (a few microseconds; 1 << 15 simple element operations, about
+// 5 us of adds). Regions run with OpenMP's dynamic adjustment on: libgomp
+// then uses fewer threads when the load average says the other core is
+// busy — measured with bench/kernels on a loaded 2-core machine, a forced
+// second thread turned a 30 us tanh into 9 ms (the barrier waits for a
+// descheduled thread). `f` must not throw: an exception cannot leave an
+// OpenMP region. Without OpenMP everything runs on one thread.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +29,7 @@ void parallelFor(int64_t n, int64_t cost, F&& f) {
   if (n <= 0) return;
 #ifdef _OPENMP
   if (n * cost >= kParallelThreshold && n > 1 && omp_get_max_threads() > 1) {
+    omp_set_dynamic(1);
 #pragma omp parallel
     {
       int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
