@@ -1,5 +1,8 @@
 #include "passes/PassComparison.h"
 
+#include "graph/GraphCanvas.h"
+#include "graph/GraphNodeItem.h"
+#include "graph/GraphScene.h"
 #include "graph/GraphView.h"
 #include "passes/DiffView.h"
 
@@ -19,9 +22,10 @@ QString chip(const QString& mark) {
       .arg(GraphView::markColor(mark).name(), mark);
 }
 
-QString stepName(const PipelineRun& run, int step) {
+/// "the input" for step 0, else "after <pass>".
+QString stateName(const PipelineRun& run, int step) {
   const PassSnapshot* s = run.snapshotAt(step);
-  return s ? QString::fromStdString(s->passName) : QObject::tr("input (after lowering)");
+  return s ? QObject::tr("after %1").arg(QString::fromStdString(s->passName).toHtmlEscaped()) : QObject::tr("the input");
 }
 
 std::map<int, QString> marksOf(const std::set<NodeId>& ids, const QString& mark, std::map<int, QString> into = {}) {
@@ -51,8 +55,8 @@ PassComparison::PassComparison(QWidget* parent)
   auto* vertical = new QSplitter(Qt::Vertical);
   vertical->addWidget(graphs);
   vertical->addWidget(tabs_);
-  vertical->setStretchFactor(0, 3);
-  vertical->setStretchFactor(1, 2);
+  vertical->setStretchFactor(0, 2);
+  vertical->setStretchFactor(1, 1);
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(6, 4, 0, 0);
@@ -61,8 +65,22 @@ PassComparison::PassComparison(QWidget* parent)
   layout->addWidget(vertical, 1);
   setTabCounts(0);
 
-  for (GraphView* view : {before_, after_})
+  for (GraphView* view : {before_, after_}) {
     connect(view, &GraphView::nodeActivated, this, &PassComparison::nodeActivated);
+    connect(view, &GraphView::layoutReady, this, [this, view] {
+      bool& due = view == before_ ? revealBefore_ : revealAfter_;
+      if (due && !view->layoutPending()) {
+        due = false;
+        reveal(view, view == before_ ? beforeMarks_ : afterMarks_);
+      }
+    });
+  }
+}
+
+void PassComparison::reveal(GraphView* view, const std::map<int, QString>& marks) {
+  if (marks.empty() || !view->graphScene()) return;
+  if (GraphNodeItem* item = view->graphScene()->itemForNode(marks.begin()->first))
+    view->canvas()->ensureVisible(item, 40, 40);
 }
 
 QWidget* PassComparison::pane(QLabel* caption, GraphView* view) {
@@ -119,16 +137,18 @@ void PassComparison::showStep(std::shared_ptr<const PipelineRun> run, int step) 
     for (const std::string& note : snap->change.notes) notes_->addItem(QString::fromStdString(note));
     before_->setGraph(run->graphAt(step - 1));
     before_->setNodeMarks(beforeMarks_);
-    beforeCaption_->setText(tr("<b>Before</b> (after %1) &nbsp; %2").arg(stepName(*run, step - 1).toHtmlEscaped(),
+    beforeCaption_->setText(tr("<b>Before</b> \u2014 %1 &nbsp;&nbsp; %2").arg(stateName(*run, step - 1),
                                                                            chip(QStringLiteral("removed"))));
   }
   beforePane_->setVisible(snap != nullptr);
   after_->setGraph(after);
   after_->setNodeMarks(afterMarks_);
-  afterCaption_->setText(snap ? tr("<b>After</b> %1 &nbsp; %2 &nbsp; %3")
-                                    .arg(stepName(*run, step).toHtmlEscaped(), chip(QStringLiteral("added")),
+  afterCaption_->setText(snap ? tr("<b>After</b> \u2014 %1 &nbsp;&nbsp; %2 &nbsp; %3")
+                                    .arg(stateName(*run, step), chip(QStringLiteral("added")),
                                          chip(QStringLiteral("rewritten")))
-                              : tr("<b>Input graph</b>"));
+                              : tr("<b>Input graph</b> \u2014 before any pass"));
+  revealBefore_ = snap != nullptr;
+  revealAfter_ = true;
   setTabCounts(notes_->count());
 }
 

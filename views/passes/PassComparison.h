@@ -6,7 +6,8 @@
 // and the graph after it (added and rewritten nodes marked), both in
 // GraphViews, and below them two tabs: the unified diff of the printed SDG
 // (DiffView) and the notes the pass left (GraphChange::notes). The input step
-// shows only the input graph. Clicking a node in either graph re-emits
+// shows only the input graph. When a step's graphs are laid out, each view
+// scrolls its first marked node into sight. Clicking a node in either graph re-emits
 // nodeActivated with its source range.
 #pragma once
 
@@ -53,6 +54,8 @@ Q_SIGNALS:
 private:
   QWidget* pane(QLabel* caption, GraphView* view);
   void setTabCounts(int notes);
+  /// Scrolls `view` so the first marked node is on screen (once per step shown).
+  void reveal(GraphView* view, const std::map<int, QString>& marks);
 
   QLabel* title_;
   QLabel* description_;
@@ -65,6 +68,7 @@ private:
   QListWidget* notes_;
   QTabWidget* tabs_;
   std::map<int, QString> beforeMarks_, afterMarks_;
+  bool revealBefore_ = false, revealAfter_ = false;  ///< a view's next layout reveals its marks
 };
 
 }  // namespace tempo::views

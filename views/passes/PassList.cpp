@@ -61,10 +61,8 @@ QTreeWidgetItem* PassList::makeItem(int step) const {
   const PassSnapshot* snap = run_->snapshotAt(step);
   if (!snap) {
     item->setText(0, tr("input (after lowering)"));
-    item->setText(1, QString::number(run_->input.nodes().size()));
     item->setToolTip(0, tooltipFor(tr("input (after lowering)"),
                                    "The dependence graph as the front end built it from the program, before any pass ran."));
-    item->setToolTip(1, tr("nodes in the graph"));
     item->setData(0, kChangedRole, true);
     return item;
   }
@@ -148,7 +146,9 @@ void PassList::applyVisibility() {
 }
 
 void PassList::applyColours() {
-  const QColor grey = palette().color(QPalette::Disabled, QPalette::Text);
+  // Half-way between text and background: reads as "greyed" in light and dark themes alike.
+  const QColor text = palette().color(QPalette::Text), base = palette().color(QPalette::Base);
+  const QColor grey((text.red() + base.red()) / 2, (text.green() + base.green()) / 2, (text.blue() + base.blue()) / 2);
   for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
     QTreeWidgetItem* item = tree_->topLevelItem(i);
     const bool changed = item->data(0, kChangedRole).toBool();

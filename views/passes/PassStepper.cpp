@@ -25,7 +25,7 @@ PassStepper::PassStepper(QWidget* parent)
   splitter->addWidget(comparison_);
   splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
-  splitter->setSizes({300, 1000});
+  splitter->setSizes({360, 1240});
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(splitter);
