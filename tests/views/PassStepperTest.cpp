@@ -207,7 +207,7 @@ private Q_SLOTS:
     auto rnn = compileProgram(examplePath("rnn.tpo"));
     stepper_->setProgram(rnn);
     QVERIFY(stepper_->isRunning());
-    QVERIFY(QTest::qWaitFor([&] { return !stepper_->isRunning(); }, 60000));
+    QVERIFY(QTest::qWaitFor([&] { return !stepper_->isBusy(); }, 60000));
     QTest::qWait(50);  // any stale result would arrive now
     QCOMPARE(shown.count(), 1);
     QCOMPARE(printGraph(stepper_->currentRun()->input), printGraph(rnn->graph));

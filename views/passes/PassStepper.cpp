@@ -1,5 +1,6 @@
 #include "passes/PassStepper.h"
 
+#include "graph/GraphView.h"
 #include "passes/PassComparison.h"
 #include "passes/PassList.h"
 
@@ -68,6 +69,10 @@ void PassStepper::display(std::shared_ptr<const PipelineRun> run) {
   list_->setRun(run_);
   if (!run_) comparison_->clear(tr("No passes to show."));
   Q_EMIT pipelineShown();
+}
+
+bool PassStepper::isBusy() const {
+  return isRunning() || comparison_->beforeView()->layoutPending() || comparison_->afterView()->layoutPending();
 }
 
 bool PassStepper::selectPass(const QString& name) { return list_->selectPass(name); }

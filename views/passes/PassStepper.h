@@ -39,6 +39,8 @@ public:
 
   /// True while a pipeline run is in flight.
   bool isRunning() const { return running_ > 0; }
+  /// True while a run or a graph layout is in flight (screenshots wait for false).
+  bool isBusy() const;
   /// The run shown (null before the first one finishes or for a program with errors).
   const std::shared_ptr<const PipelineRun>& currentRun() const { return run_; }
   /// Selects the pass called `name` ("input" for the input); false if not listed.
