@@ -1,0 +1,147 @@
+// IterationSpaceView (views/schedule): the RNN at T = 8, B = 2 draws exactly
+// the dots and arrows IterationSpaceRules.h expects from the graph; Step,
+// Reset, End and Play move through the schedule's order; clicking a dot names
+// its statement and source line and emits its source range; a memory event
+// list is shown. Pictures go to $TEMPO_SCREENSHOT_DIR when it is set.
+#include "executor/CompiledEngine.h"
+#include "frontend/Frontend.h"
+#include "pass/PassRegistry.h"
+#include "schedule/IterationCanvas.h"
+#include "schedule/IterationSpaceView.h"
+
+#include "schedule/IterationSpaceRules.h"
+
+#include <QDir>
+#include <QSignalSpy>
+#include <QtTest/QtTest>
+
+#include <filesystem>
+
+using namespace tempo;
+using namespace tempo::views;
+
+namespace {
+
+std::shared_ptr<const CompiledProgram> compiledExample(const std::string& name) {
+  auto path = std::filesystem::path(TEMPO_SOURCE_DIR) / "resources" / "examples" / name;
+  FrontendResult r = compileFile(path.string());
+  if (!r.ok()) qFatal("%s", r.renderedDiagnostics().c_str());
+  return std::make_shared<CompiledProgram>(compileProgram(r.graph, defaultPipeline()));
+}
+
+NodeId nodeNamed(const Graph& g, const std::string& name) {
+  for (const auto& [id, n] : g.nodes())
+    if (n.name == name) return id;
+  qFatal("no node named %s", name.c_str());
+  return -1;
+}
+
+void maybeShoot(QWidget& w, const QString& name) {
+  QString dir = qEnvironmentVariable("TEMPO_SCREENSHOT_DIR");
+  if (dir.isEmpty()) return;
+  QDir().mkpath(dir);
+  QVERIFY(w.grab().save(QDir(dir).filePath(name + ".png")));
+}
+
+}  // namespace
+
+class IterationSpaceViewTest : public QObject {
+  Q_OBJECT
+
+private Q_SLOTS:
+  void rnnHasTheExpectedDotsAndArrows() {
+    auto program = compiledExample("rnn.tpo");
+    IterationSpaceView view;
+    view.setSchedule(program);
+    view.setBound("T", 8);
+    view.setBound("B", 2);
+    view.setDimensions("t", "b");
+    QVERIFY(view.space());
+    SymbolEnv bounds{{"B", 2}, {"T", 8}};
+    QCOMPARE(view.space()->dots.size(), testing::expectedDots(program->graph, bounds, "t", "b"));
+    QCOMPARE(view.space()->arrows.size(), testing::expectedArrows(program->graph, bounds, "t", "b"));
+    QVERIFY(view.space()->arrows.size() > 0);
+    QVERIFY(view.infoText().contains(QString::number(view.space()->dots.size())));
+  }
+
+  void defaultsAreT8AndTwo() {
+    IterationSpaceView view;
+    view.setSchedule(compiledExample("gpt_decode.tpo"));
+    QVERIFY(view.space());
+    QCOMPARE(view.space()->dimX, std::string("t"));
+    QCOMPARE(view.space()->dimY, std::string("l"));
+    QCOMPARE(view.space()->bounds.at("T"), 8);
+    QCOMPARE(view.space()->bounds.at("L"), 2);
+  }
+
+  void steppingFollowsTheOrder() {
+    IterationSpaceView view;
+    view.setSchedule(compiledExample("rnn.tpo"));
+    const IterationSpace* s = view.space();
+    QVERIFY(s);
+    int total = view.playback()->stepCount();
+    QCOMPARE(total, static_cast<int>(s->dots.size()));
+    int previous = -1;
+    for (int i = 1; i <= 5; ++i) {
+      view.step();
+      QCOMPARE(view.playback()->stepsTaken(), i);
+      int dot = view.playback()->currentDot();
+      QVERIFY(dot >= 0);
+      QVERIFY(s->dots[dot].step > previous);
+      previous = s->dots[dot].step;
+      QVERIFY(view.stepText().startsWith(QStringLiteral("step %1 / %2").arg(i).arg(total)));
+    }
+    view.reset();
+    QCOMPARE(view.playback()->stepsTaken(), 0);
+    QCOMPARE(view.playback()->currentDot(), -1);
+    view.finish();
+    QCOMPARE(view.playback()->stepsTaken(), total);
+    QVERIFY(view.playback()->atEnd());
+    view.reset();
+    view.setPlaying(true);
+    QTRY_VERIFY_WITH_TIMEOUT(view.playback()->stepsTaken() >= 2, 3000);
+    view.setPlaying(false);
+    QVERIFY(!view.eventLines().isEmpty());  // the memory list (or the note that there are none)
+  }
+
+  void clickingADotNamesItsStatement() {
+    auto program = compiledExample("rnn.tpo");
+    IterationSpaceView view;
+    view.resize(900, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setSchedule(program);
+    view.setBound("B", 2);
+    NodeId h = nodeNamed(program->graph, "h");
+    int dot = view.space()->findDot(h, {1, 3});
+    QVERIFY(dot >= 0);
+    QSignalSpy spy(&view, &IterationSpaceView::nodeActivated);
+    QPoint at = view.canvas()->dotPosition(dot);
+    QCOMPARE(view.canvas()->dotAt(at), dot);
+    QTest::mouseClick(view.canvas(), Qt::LeftButton, {}, at);
+    const Node& node = program->graph.node(h);
+    QCOMPARE(view.infoText(), QStringLiteral("statement %%1 h at (b=1, t=3) \u2014 line %2").arg(h).arg(node.loc.begin.line));
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy[0][0].toInt(), h);
+    QCOMPARE(spy[0][1].toInt(), node.loc.begin.line);
+    QCOMPARE(spy[0][2].toInt(), node.loc.begin.col);
+    QCOMPARE(spy[0][3].toInt(), node.loc.end.line);
+    QCOMPARE(spy[0][4].toInt(), node.loc.end.col);
+    for (int i = 0; i < 40; ++i) view.step();
+    maybeShoot(view, "iteration_rnn_step40");
+  }
+
+  void largeBoundsAreRefusedPolitely() {
+    IterationSpaceView view;
+    view.setSchedule(compiledExample("rnn.tpo"));
+    view.setBound("T", 64);
+    view.setBound("B", 64);
+    QVERIFY(!view.space());
+    QVERIFY(view.infoText().contains("too many"));
+    view.setBound("B", 2);
+    QVERIFY(view.space());
+  }
+};
+
+QTEST_MAIN(IterationSpaceViewTest)
+#include "IterationSpaceViewTest.moc"

@@ -1,0 +1,79 @@
+#include "schedule/IterationCanvas.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <cmath>
+
+namespace tempo::views {
+
+IterationCanvas::IterationCanvas(QWidget* parent) : QWidget(parent) {
+  setMouseTracking(true);
+  setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+}
+
+void IterationCanvas::setPicture(const IterationSpace* space, const IterationSvgOptions& options, const QByteArray& svg) {
+  space_ = space;
+  options_ = options;
+  renderer_.load(svg);
+  update();
+}
+
+QRectF IterationCanvas::target() const {
+  QSizeF size = renderer_.defaultSize();
+  if (size.isEmpty()) return {};
+  QSizeF fitted = size.scaled(QSizeF(width() - 8, height() - 8), Qt::KeepAspectRatio);
+  if (fitted.width() > size.width() * 1.6) fitted = size * 1.6;  // do not blow small pictures up
+  return QRectF(QPointF((width() - fitted.width()) / 2, (height() - fitted.height()) / 2), fitted);
+}
+
+QPointF IterationCanvas::toLayout(const QPointF& pos) const {
+  QRectF t = target();
+  double k = t.width() / renderer_.defaultSize().width();
+  QPointF svg = (pos - t.topLeft()) / k;
+  return {svg.x() / options_.scale, (svg.y() - iterationSvgTop(options_)) / options_.scale};
+}
+
+int IterationCanvas::dotAt(const QPoint& pos) const {
+  if (!space_ || target().isEmpty()) return -1;
+  QPointF p = toLayout(pos);
+  int best = -1;
+  double bestDistance = space_->dotRadius * 1.6;
+  for (size_t i = 0; i < space_->dots.size(); ++i) {
+    double d = std::hypot(space_->dots[i].x - p.x(), space_->dots[i].y - p.y());
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = static_cast<int>(i);
+    }
+  }
+  return best;
+}
+
+QPoint IterationCanvas::dotPosition(int dot) const {
+  if (!space_ || dot < 0 || static_cast<size_t>(dot) >= space_->dots.size()) return {};
+  QRectF t = target();
+  double k = t.width() / renderer_.defaultSize().width();
+  const IterationDot& d = space_->dots[dot];
+  QPointF svg(d.x * options_.scale, iterationSvgTop(options_) + d.y * options_.scale);
+  return (t.topLeft() + svg * k).toPoint();
+}
+
+void IterationCanvas::paintEvent(QPaintEvent*) {
+  QPainter painter(this);
+  painter.fillRect(rect(), palette().color(QPalette::Base));
+  if (renderer_.isValid()) renderer_.render(&painter, target());
+}
+
+void IterationCanvas::mousePressEvent(QMouseEvent* event) {
+  if (event->button() == Qt::LeftButton) Q_EMIT dotClicked(dotAt(event->pos()));
+}
+
+void IterationCanvas::mouseMoveEvent(QMouseEvent* event) {
+  int dot = dotAt(event->pos());
+  setCursor(dot >= 0 ? Qt::PointingHandCursor : Qt::ArrowCursor);
+  if (dot >= 0) QToolTip::showText(event->globalPosition().toPoint(), QString::fromStdString(space_->describeDot(dot)), this);
+  else QToolTip::hideText();
+}
+
+}  // namespace tempo::views

@@ -1,0 +1,332 @@
+#include "schedule/IterationSpaceView.h"
+
+#include "iteration/InstanceReads.h"
+#include "schedule/IterationCanvas.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace tempo::views {
+
+namespace {
+
+QString nodeLabel(const Graph& g, NodeId id) {
+  if (!g.hasNode(id)) return QStringLiteral("%%1").arg(id);
+  const Node& n = g.node(id);
+  return QStringLiteral("%%1 %2").arg(id).arg(QString::fromStdString(n.name.empty() ? std::string(opName(n.op)) : n.name));
+}
+
+QString bytesText(int64_t bytes) {
+  if (bytes >= 1 << 20) return QStringLiteral("%1 MiB").arg(bytes / double(1 << 20), 0, 'f', 1);
+  if (bytes >= 1 << 10) return QStringLiteral("%1 KiB").arg(bytes / 1024.0, 0, 'f', 1);
+  return QStringLiteral("%1 B").arg(bytes);
+}
+
+}  // namespace
+
+IterationSpaceView::IterationSpaceView(QWidget* parent) : QWidget(parent) {
+  dimX_ = new QComboBox(this);
+  dimX_->setObjectName("iterationDimX");
+  dimX_->setToolTip(tr("Dimension drawn across"));
+  dimY_ = new QComboBox(this);
+  dimY_->setObjectName("iterationDimY");
+  dimY_->setToolTip(tr("Dimension drawn upwards"));
+  arrows_ = new QCheckBox(tr("Dependences"), this);
+  arrows_->setObjectName("iterationArrows");
+  arrows_->setChecked(true);
+  arrows_->setToolTip(tr("Draw an arrow from every instance to each instance that reads it"));
+
+  auto* top = new QHBoxLayout;
+  top->setContentsMargins(4, 2, 4, 2);
+  top->addWidget(new QLabel(tr("x:"), this));
+  top->addWidget(dimX_);
+  top->addWidget(new QLabel(tr("y:"), this));
+  top->addWidget(dimY_);
+  boundsBox_ = new QHBoxLayout;
+  top->addSpacing(8);
+  top->addLayout(boundsBox_);
+  top->addSpacing(8);
+  top->addWidget(arrows_);
+  top->addStretch(1);
+
+  auto button = [this](const QString& text, const QString& tip, const char* name) {
+    auto* b = new QPushButton(text, this);
+    b->setToolTip(tip);
+    b->setObjectName(QLatin1String(name));
+    return b;
+  };
+  QPushButton* resetButton = button(tr("\u23EE Reset"), tr("Back to before the first instance"), "iterationReset");
+  QPushButton* stepButton = button(tr("Step \u25B8"), tr("Run the next instance in schedule order"), "iterationStep");
+  play_ = button(tr("\u25B6 Play"), tr("Step on a timer"), "iterationPlay");
+  play_->setCheckable(true);
+  QPushButton* endButton = button(tr("End \u23ED"), tr("Run every instance"), "iterationEnd");
+  stepLabel_ = new QLabel(this);
+  stepLabel_->setObjectName("iterationStepLabel");
+  auto* controls = new QHBoxLayout;
+  controls->setContentsMargins(4, 0, 4, 2);
+  for (QPushButton* b : {resetButton, stepButton, play_, endButton}) controls->addWidget(b);
+  controls->addWidget(stepLabel_, 1);
+
+  canvas_ = new IterationCanvas(this);
+  info_ = new QLabel(tr("Click a dot to name its statement."), this);
+  info_->setObjectName("iterationInfo");
+  info_->setWordWrap(true);
+  info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  events_ = new QListWidget(this);
+  events_->setObjectName("iterationEvents");
+  events_->setMaximumHeight(84);
+  events_->setToolTip(tr("Memory statements (alloc, free, swap) of the schedule, as the replay reaches them"));
+  auto* bottom = new QHBoxLayout;
+  bottom->setContentsMargins(4, 0, 4, 4);
+  bottom->addWidget(info_, 3);
+  bottom->addWidget(events_, 2);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  layout->addLayout(top);
+  layout->addLayout(controls);
+  layout->addWidget(canvas_, 1);
+  layout->addLayout(bottom);
+
+  timer_ = new QTimer(this);
+  timer_->setInterval(250);
+  connect(timer_, &QTimer::timeout, this, [this] {
+    step();
+    if (!playback_ || playback_->atEnd()) setPlaying(false);
+  });
+  connect(dimX_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+  connect(dimY_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+  connect(arrows_, &QCheckBox::toggled, this, [this](bool on) {
+    options_.arrows = on;
+    redraw();
+  });
+  connect(resetButton, &QPushButton::clicked, this, &IterationSpaceView::reset);
+  connect(stepButton, &QPushButton::clicked, this, &IterationSpaceView::step);
+  connect(endButton, &QPushButton::clicked, this, &IterationSpaceView::finish);
+  connect(play_, &QPushButton::toggled, this, &IterationSpaceView::setPlaying);
+  connect(canvas_, &IterationCanvas::dotClicked, this, &IterationSpaceView::selectDot);
+}
+
+IterationSpaceView::~IterationSpaceView() = default;
+
+void IterationSpaceView::setSchedule(std::shared_ptr<const CompiledProgram> program) {
+  program_ = std::move(program);
+  rebuildControls();
+  rebuild();
+}
+
+void IterationSpaceView::rebuildControls() {
+  QString oldX = dimX_->currentText(), oldY = dimY_->currentData().toString();
+  QSignalBlocker bx(dimX_), by(dimY_);
+  dimX_->clear();
+  dimY_->clear();
+  dimY_->addItem(tr("none"), QString());
+  if (!program_) return;
+  const Graph& g = program_->graph;
+  QString preferredX;
+  for (const DimDecl& d : g.dims) {
+    QString name = QString::fromStdString(d.name);
+    dimX_->addItem(name);
+    dimY_->addItem(name, name);
+    if (d.bound == "T") preferredX = name;
+  }
+  if (preferredX.isEmpty() && !g.dims.empty()) preferredX = QString::fromStdString(g.dims.back().name);
+  QString x = dimX_->findText(oldX) >= 0 ? oldX : preferredX, y = oldY;
+  if (dimY_->findData(y) < 0 || y == x || y.isEmpty()) {
+    y.clear();
+    for (const DimDecl& d : g.dims)
+      if (QString::fromStdString(d.name) != x) {
+        y = QString::fromStdString(d.name);
+        break;
+      }
+  }
+  dimX_->setCurrentText(x);
+  dimY_->setCurrentIndex(std::max(0, dimY_->findData(y)));
+
+  QMap<QString, QSpinBox*> old = bounds_;
+  bounds_.clear();
+  for (const std::string& b : g.boundNames()) {
+    QString name = QString::fromStdString(b);
+    if (old.contains(name)) {
+      bounds_[name] = old.take(name);
+      continue;
+    }
+    auto* spin = new QSpinBox(this);
+    spin->setObjectName(QStringLiteral("iterationBound_") + name);
+    spin->setPrefix(name + QStringLiteral(" = "));
+    spin->setRange(1, 64);
+    spin->setValue(name == QLatin1String("T") ? 8 : 2);
+    spin->setToolTip(tr("Value of the bound %1 for this picture").arg(name));
+    connect(spin, &QSpinBox::valueChanged, this, [this] { rebuild(); });
+    boundsBox_->addWidget(spin);
+    bounds_[name] = spin;
+  }
+  for (QSpinBox* gone : old) delete gone;
+}
+
+void IterationSpaceView::setDimensions(const QString& x, const QString& y) {
+  QSignalBlocker bx(dimX_), by(dimY_);
+  dimX_->setCurrentText(x);
+  dimY_->setCurrentIndex(std::max(0, dimY_->findData(y)));
+  rebuild();
+}
+
+void IterationSpaceView::setBound(const QString& name, int value) {
+  if (QSpinBox* spin = bounds_.value(name)) spin->setValue(value);  // rebuilds on change
+}
+
+void IterationSpaceView::setArrowsVisible(bool visible) { arrows_->setChecked(visible); }
+
+void IterationSpaceView::highlightNode(int node) {
+  options_.highlightNode = node;
+  redraw();
+}
+
+int64_t IterationSpaceView::dotEstimate(const SymbolEnv& bounds, const std::string& x, const std::string& y) const {
+  int64_t n = 0;
+  for (const auto& [id, node] : program_->graph.nodes())
+    if (std::count(node.domain.begin(), node.domain.end(), x) || std::count(node.domain.begin(), node.domain.end(), y))
+      n += domainSize(program_->graph, node, bounds);
+  return n;
+}
+
+void IterationSpaceView::rebuild() {
+  setPlaying(false);
+  playback_.reset();
+  space_.reset();
+  replaying_ = false;
+  options_.selectedDot = -1;
+  if (!program_ || dimX_->currentIndex() < 0) {
+    canvas_->setPicture(nullptr, options_, {});
+    info_->setText(tr("No schedule yet."));
+    return redraw();
+  }
+  SymbolEnv bounds;
+  for (auto it = bounds_.begin(); it != bounds_.end(); ++it) bounds[it.key().toStdString()] = it.value()->value();
+  std::string x = dimX_->currentText().toStdString(), y = dimY_->currentData().toString().toStdString();
+  try {
+    if (int64_t n = dotEstimate(bounds, x, y); n > kMaxDots) {
+      info_->setText(tr("%1 instances are too many to draw; lower the bounds.").arg(n));
+    } else {
+      space_ = buildIterationSpace(program_->graph, program_->loops, bounds, x, y);
+      playback_.emplace(*space_);
+      info_->setText(tr("%1 instances, %2 dependences. Click a dot to name its statement; Step replays the schedule.")
+                         .arg(space_->dots.size())
+                         .arg(space_->arrows.size()));
+    }
+  } catch (const std::exception& e) {
+    info_->setText(QString::fromStdString(e.what()));
+  }
+  redraw();
+}
+
+void IterationSpaceView::redraw() {
+  options_.step = replaying_ && playback_ ? playback_->stepsTaken() : -1;
+  if (space_) {
+    std::string svg = renderIterationSpaceSvg(*space_, options_);
+    canvas_->setPicture(&*space_, options_, QByteArray::fromStdString(svg));
+  } else {
+    canvas_->setPicture(nullptr, options_, {});
+  }
+  stepLabel_->setText(stepText());
+  showEvents();
+}
+
+QString IterationSpaceView::stepText() const {
+  if (!playback_) return {};
+  int total = playback_->stepCount();
+  if (!replaying_) return tr("whole order: %1 instances (Step or Play to replay)").arg(total);
+  if (playback_->currentDot() < 0) return tr("step 0 / %1").arg(total);
+  return tr("step %1 / %2 \u00B7 %3")
+      .arg(playback_->stepsTaken())
+      .arg(total)
+      .arg(QString::fromStdString(space_->describeDot(playback_->currentDot())));
+}
+
+void IterationSpaceView::showEvents() {
+  events_->clear();
+  if (!space_) return;
+  std::vector<size_t> shown;
+  if (replaying_) shown = playback_->memoryEvents();
+  else
+    for (size_t i = 0; i < space_->timeline.size(); ++i)
+      if (space_->timeline[i].kind != ScheduleEvent::Kind::Exec) shown.push_back(i);
+  for (size_t i : shown) {
+    const ScheduleEvent& e = space_->timeline[i];
+    events_->addItem(QStringLiteral("%1 %2  %3")
+                         .arg(QLatin1String(scheduleEventWord(e.kind)), nodeLabel(program_->graph, e.node), bytesText(e.bytes)));
+  }
+  bool any = std::any_of(space_->timeline.begin(), space_->timeline.end(),
+                         [](const ScheduleEvent& e) { return e.kind != ScheduleEvent::Kind::Exec; });
+  if (!any) {
+    events_->addItem(tr("No alloc/free in this schedule: every store lives for the whole run."));
+    events_->item(0)->setFlags(Qt::NoItemFlags);
+  }
+  events_->scrollToBottom();
+}
+
+QString IterationSpaceView::infoText() const { return info_->text(); }
+
+QStringList IterationSpaceView::eventLines() const {
+  QStringList lines;
+  for (int i = 0; i < events_->count(); ++i) lines << events_->item(i)->text();
+  return lines;
+}
+
+void IterationSpaceView::step() {
+  if (!playback_) return;
+  if (!replaying_) {
+    replaying_ = true;
+    playback_->reset();
+  }
+  playback_->step();
+  redraw();
+}
+
+void IterationSpaceView::reset() {
+  if (!playback_) return;
+  setPlaying(false);
+  replaying_ = true;
+  playback_->reset();
+  redraw();
+}
+
+void IterationSpaceView::finish() {
+  if (!playback_) return;
+  setPlaying(false);
+  if (!replaying_) playback_->reset();
+  replaying_ = true;
+  playback_->finish();
+  redraw();
+}
+
+void IterationSpaceView::setPlaying(bool playing) {
+  if (playing && playback_ && (!replaying_ || playback_->atEnd())) reset();
+  if (playing && playback_) timer_->start();
+  else timer_->stop();
+  QSignalBlocker block(play_);
+  play_->setChecked(timer_->isActive());
+  play_->setText(timer_->isActive() ? tr("\u23F8 Pause") : tr("\u25B6 Play"));
+}
+
+void IterationSpaceView::selectDot(int dot) {
+  if (!space_ || dot >= static_cast<int>(space_->dots.size())) return;
+  options_.selectedDot = dot;
+  redraw();
+  if (dot < 0) return;
+  info_->setText(QString::fromStdString(space_->describeDot(dot)));
+  const IterationStatement& st = space_->statements[space_->dots[dot].statement];
+  Q_EMIT nodeActivated(st.node, st.loc.begin.line, st.loc.begin.col, st.loc.end.line, st.loc.end.col);
+}
+
+}  // namespace tempo::views

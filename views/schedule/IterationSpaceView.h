@@ -1,0 +1,101 @@
+// IterationSpaceView: the schedule's iteration space, for teaching.
+//
+// Pick two dimensions (x, y; y may be "none") and small bound values
+// (default T = 8, every other bound 2): every statement instance is a dot
+// coloured by statement (legend below the picture), dependences are arrows
+// (toggle), and the schedule's execution order can be replayed — Step runs
+// the next instance, Play steps on a timer, End and Reset jump — with
+// executed dots filled, the current one ringed, and Alloc/Free events listed
+// as they occur. Clicking a dot names it ("statement %7 h at (b=1, t=3) —
+// line 17"), draws its dependences in red and emits nodeActivated with the
+// node's source range. The picture is compiler/iteration's model and SVG,
+// so it is exactly what `tempo schedule --iteration-space` draws.
+#pragma once
+
+#ifndef Q_MOC_RUN  // moc cannot parse the C++20 library headers these pull in
+#include "executor/CompiledEngine.h"
+#include "iteration/IterationPlayback.h"
+#include "iteration/IterationSpaceSvg.h"
+#endif
+
+#include <QMap>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QHBoxLayout;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+
+namespace tempo::views {
+
+class IterationCanvas;
+
+class IterationSpaceView : public QWidget {
+  Q_OBJECT
+public:
+  explicit IterationSpaceView(QWidget* parent = nullptr);
+  ~IterationSpaceView() override;
+
+  /// Shows the schedule of `program` (its graph is the one after the passes).
+  void setSchedule(std::shared_ptr<const tempo::CompiledProgram> program);
+  /// Chooses the dimensions ("" for y: one row).
+  void setDimensions(const QString& x, const QString& y);
+  void setBound(const QString& name, int value);
+  void setArrowsVisible(bool visible);
+  /// Rings every instance of `node` (-1: none), e.g. for a clicked loop line.
+  void highlightNode(int node);
+
+  /// The model on screen (null when there is none, e.g. bounds too large).
+  const tempo::IterationSpace* space() const { return space_ ? &*space_ : nullptr; }
+  const tempo::IterationPlayback* playback() const { return playback_ ? &*playback_ : nullptr; }
+  QString infoText() const;
+  QString stepText() const;
+  QStringList eventLines() const;
+  IterationCanvas* canvas() const { return canvas_; }
+  /// The most instances the view draws.
+  static constexpr int64_t kMaxDots = 6000;
+
+public Q_SLOTS:
+  void step();
+  void reset();
+  void finish();
+  void setPlaying(bool playing);
+  void selectDot(int dot);
+
+Q_SIGNALS:
+  void nodeActivated(int nodeId, int line, int col, int endLine, int endCol);
+
+private:
+  void rebuildControls();
+  void rebuild();
+  void redraw();
+  void showEvents();
+  int64_t dotEstimate(const tempo::SymbolEnv& bounds, const std::string& x, const std::string& y) const;
+
+  std::shared_ptr<const tempo::CompiledProgram> program_;
+  std::optional<tempo::IterationSpace> space_;
+  std::optional<tempo::IterationPlayback> playback_;
+  tempo::IterationSvgOptions options_;
+  bool replaying_ = false;  ///< false: every dot filled (the whole order)
+
+  QComboBox* dimX_;
+  QComboBox* dimY_;
+  QHBoxLayout* boundsBox_;
+  QMap<QString, QSpinBox*> bounds_;
+  QCheckBox* arrows_;
+  QPushButton* play_;
+  QLabel* stepLabel_;
+  QLabel* info_;
+  QListWidget* events_;
+  IterationCanvas* canvas_;
+  QTimer* timer_;
+};
+
+}  // namespace tempo::views

@@ -1,0 +1,31 @@
+// ScheduleHighlighter: syntax colours for printed loop programs.
+//
+// Colours the pseudo-code of printLoopProgram in the studio's theme
+// (common/Palette): the statement keywords (for, in, if, else, exec, alloc,
+// free, swap_out, swap_in) and the logical words of guards, the loop
+// variables the text declares (`for c0 in ...` makes every later `c0` a
+// loop variable), node references `%7` with their names, numbers, and the
+// byte counts of memory statements as comments.
+#pragma once
+
+#include <QRegularExpression>
+#include <QSet>
+#include <QSyntaxHighlighter>
+
+namespace tempo::views {
+
+class ScheduleHighlighter : public QSyntaxHighlighter {
+  Q_OBJECT
+public:
+  explicit ScheduleHighlighter(QTextDocument* document);
+  /// Re-reads the loop variables from the whole document and re-colours.
+  void refresh();
+
+protected:
+  void highlightBlock(const QString& text) override;
+
+private:
+  QSet<QString> loopVars_;
+};
+
+}  // namespace tempo::views

@@ -1,0 +1,151 @@
+#include "schedule/ScheduleView.h"
+
+#include "executor/CompiledEngine.h"
+#include "executor/StoragePlanner.h"
+#include "pass/PassRegistry.h"
+#include "schedule/IterationSpaceView.h"
+#include "schedule/LoopCodeEdit.h"
+#include "schedule/ScheduleHighlighter.h"
+
+#include <QLabel>
+#include <QRegularExpression>
+#include <QSplitter>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace tempo::views {
+
+struct ScheduleView::Result {
+  int generation = 0;
+  std::shared_ptr<const CompiledProgram> compiled;
+  QString text;
+  QString error;
+  QString boundsText;  ///< "B=4, T=16": where the bytes were predicted
+  StoragePlan plan;
+};
+
+namespace {
+
+QString storeText(const Graph& g, const Node& n, const StoreSpec& spec) {
+  QString kind = QLatin1String(storeKindName(spec.kind));
+  if (spec.kind == StoreKind::Circular && spec.dim >= 0 && spec.dim < static_cast<int>(n.domain.size()))
+    kind += QStringLiteral("(%1, %2)").arg(QString::fromStdString(n.domain[spec.dim])).arg(spec.window);
+  return QStringLiteral("%1 store, %2 B").arg(kind).arg(spec.predictedBytes);
+}
+
+/// The node a printed loop line is about (`exec %7 h[...]`, `alloc %4 h ...`), or -1.
+int nodeOfLine(const QString& line) {
+  static const QRegularExpression re(QStringLiteral("^\\s*(?:exec|alloc|free|swap_out|swap_in) %(\\d+)"));
+  QRegularExpressionMatch m = re.match(line);
+  return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
+}  // namespace
+
+ScheduleView::ScheduleView(QWidget* parent) : QWidget(parent) {
+  status_ = new QLabel(tr("No schedule yet."), this);
+  status_->setObjectName("scheduleStatus");
+  status_->setContentsMargins(6, 2, 6, 2);
+  status_->setWordWrap(true);
+  code_ = new LoopCodeEdit(this);
+  code_->setObjectName("scheduleLoops");
+  highlighter_ = new ScheduleHighlighter(code_->document());
+  iteration_ = new IterationSpaceView(this);
+  iteration_->setObjectName("iterationSpace");
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(code_);
+  split->addWidget(iteration_);
+  split->setStretchFactor(0, 2);
+  split->setStretchFactor(1, 3);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(status_);
+  layout->addWidget(split, 1);
+  connect(code_, &LoopCodeEdit::lineClicked, this, &ScheduleView::onLineClicked);
+  connect(iteration_, &IterationSpaceView::nodeActivated, this, &ScheduleView::nodeActivated);
+}
+
+ScheduleView::~ScheduleView() = default;
+
+void ScheduleView::setProgram(std::shared_ptr<const FrontendResult> program) {
+  if (!program || !program->ok()) {
+    status_->setText(tr("The program has errors; the schedule shown is the last one that compiled."));
+    return;
+  }
+  int generation = ++generation_;
+  ++pending_;
+  auto* watcher = new QFutureWatcher<Result>(this);
+  connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher] {
+    --pending_;
+    Result r = watcher->result();
+    watcher->deleteLater();
+    if (r.generation == generation_) install(r);
+  });
+  watcher->setFuture(QtConcurrent::run([program, generation]() {
+    Result r;
+    r.generation = generation;
+    try {
+      auto compiled = std::make_shared<CompiledProgram>(compileProgram(program->graph, defaultPipeline()));
+      r.text = QString::fromStdString(printLoopProgram(compiled->graph, compiled->loops));
+      std::string error;
+      if (std::optional<SymbolEnv> bounds = resolveBounds(compiled->graph, {}, error)) {
+        r.plan = planStorage(compiled->graph, compiled->loops, *bounds);
+        for (const auto& [name, value] : *bounds)
+          r.boundsText += QStringLiteral("%1%2=%3").arg(r.boundsText.isEmpty() ? "" : ", ").arg(QString::fromStdString(name)).arg(value);
+      }
+      r.compiled = std::move(compiled);
+    } catch (const std::exception& e) {
+      r.error = QString::fromStdString(e.what());
+    }
+    return r;
+  }));
+}
+
+void ScheduleView::install(const Result& r) {
+  if (!r.compiled) {
+    status_->setText(tr("Cannot schedule the program: %1").arg(r.error));
+    Q_EMIT scheduleReady();
+    return;
+  }
+  compiled_ = r.compiled;
+  const Graph& g = compiled_->graph;
+  code_->setPlainText(r.text);
+  highlighter_->refresh();
+  QMap<int, QString> notes, tips;
+  QStringList lines = r.text.split('\n');
+  for (int i = 0; i < lines.size(); ++i) {
+    int node = nodeOfLine(lines[i]);
+    auto spec = r.plan.find(node);
+    if (!lines[i].trimmed().startsWith(QLatin1String("exec")) || spec == r.plan.end() || !g.hasNode(node)) continue;
+    notes[i] = storeText(g, g.node(node), spec->second);
+    tips[i] = QString::fromStdString(spec->second.reason);
+  }
+  code_->setNotes(notes, tips);
+  int execs = static_cast<int>(std::count_if(lines.begin(), lines.end(), [](const QString& l) { return nodeOfLine(l) >= 0; }));
+  status_->setText(tr("%1 statements after %2 passes, %3 lines. Stores and bytes at %4 (the storage planner). "
+                      "Click a line to find its source.")
+                       .arg(execs)
+                       .arg(compiled_->passes.size())
+                       .arg(lines.size() - (lines.endsWith(QString()) ? 1 : 0))
+                       .arg(r.boundsText.isEmpty() ? tr("no default bounds") : r.boundsText));
+  iteration_->setSchedule(compiled_);
+  Q_EMIT scheduleReady();
+}
+
+QString ScheduleView::loopText() const { return code_->toPlainText(); }
+
+QString ScheduleView::noteAt(int line) const { return code_->noteAt(line); }
+
+void ScheduleView::onLineClicked(int line) {
+  code_->highlightLine(line);
+  int node = nodeOfLine(code_->document()->findBlockByNumber(line).text());
+  iteration_->highlightNode(node);
+  if (!compiled_ || node < 0 || !compiled_->graph.hasNode(node)) return;
+  const SourceRange& loc = compiled_->graph.node(node).loc;
+  Q_EMIT nodeActivated(node, loc.begin.line, loc.begin.col, loc.end.line, loc.end.col);
+}
+
+}  // namespace tempo::views
