@@ -3,14 +3,22 @@
 // by the executor at several bound values; every output must equal the
 // reference interpreter's on the unoptimised graph (relative 1e-5, absolute
 // 1e-6: passes may reassociate nothing today, so most match exactly).
+// TEMPO_DIFF_FIRST_SEED=N starts the generated programs at seed N (to iterate
+// on one failure); the full run always covers seeds 1..300. With
+// TEMPO_DIFF_VERBOSE set, a failure also prints the optimised graph, its loops
+// and the storage plan.
 #include "executor/CompiledEngine.h"
+#include "executor/StoragePlanner.h"
+#include "graph/GraphPrinter.h"
 #include "frontend/Frontend.h"
 #include "interp/ReferenceInterpreter.h"
 #include "pass/PassRegistry.h"
 #include "support/GoldenFiles.h"
 #include "support/RandomProgram.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <random>
 
 namespace tempo {
@@ -33,6 +41,13 @@ std::string compareOutputs(const std::vector<std::pair<std::string, Tensor>>& go
   return "";
 }
 
+/// The optimised graph, loops and storage plan, when TEMPO_DIFF_VERBOSE is set.
+std::string compiledDetails(const CompiledProgram& p, const SymbolEnv& bounds) {
+  if (!std::getenv("TEMPO_DIFF_VERBOSE")) return "";
+  return "\n--- optimised graph\n" + printGraph(p.graph) + "--- loops\n" + printLoopProgram(p.graph, p.loops) +
+         "--- storage plan\n" + printStoragePlan(p.graph, planStorage(p.graph, p.loops, bounds));
+}
+
 /// Bound assignments to try: the defaults and, where `free` says a bound may
 /// change, 1 and a larger value.
 std::vector<SymbolEnv> boundSets(const Graph& g, bool allFree, uint64_t seed) {
@@ -53,15 +68,25 @@ void checkProgram(const std::string& text, const std::string& label, const std::
                   uint64_t seed) {
   FrontendResult r = compileSource(text, label, baseDir);
   ASSERT_TRUE(r.ok()) << label << "\n" << r.renderedDiagnostics() << text;
-  CompiledProgram compiled = compileProgram(r.graph, defaultPipeline());
+  CompiledProgram compiled;
+  try {
+    compiled = compileProgram(r.graph, defaultPipeline());
+  } catch (const std::exception& ex) {
+    FAIL() << label << ": compiling: " << ex.what() << "\n" << text;
+  }
   for (const SymbolEnv& bounds : boundSets(r.graph, allBoundsFree, seed)) {
-    ReferenceInterpreter reference(r.graph, InterpreterOptions{bounds});
-    auto want = reference.evaluateOutputs();
-    CompiledRunResult got = runCompiled(compiled, bounds);
-    std::string problem = compareOutputs(got.outputs, want);
     std::string where;
     for (const auto& [n, v] : bounds) where += n + "=" + std::to_string(v) + " ";
-    EXPECT_EQ(problem, "") << label << " at " << where << "\n" << text;
+    ReferenceInterpreter reference(r.graph, InterpreterOptions{bounds});
+    auto want = reference.evaluateOutputs();
+    CompiledRunResult got;
+    try {
+      got = runCompiled(compiled, bounds);
+    } catch (const std::exception& ex) {
+      FAIL() << label << " at " << where << ": " << ex.what() << "\n" << text << compiledDetails(compiled, bounds);
+    }
+    EXPECT_EQ(compareOutputs(got.outputs, want), "") << label << " at " << where << "\n"
+                                                     << text << compiledDetails(compiled, bounds);
     EXPECT_LE(got.stats.peakBytes, got.predictedBytes) << label << " at " << where;
   }
 }
@@ -75,8 +100,14 @@ TEST(CompiledDifferential, ExamplesMatchTheReferenceInterpreter) {
   }
 }
 
+/// The first generated seed to check: 1, or TEMPO_DIFF_FIRST_SEED while debugging.
+uint64_t firstSeed() {
+  const char* env = std::getenv("TEMPO_DIFF_FIRST_SEED");
+  return env ? std::max<uint64_t>(1, std::strtoull(env, nullptr, 10)) : 1;
+}
+
 TEST(CompiledDifferential, GeneratedProgramsMatchAtSeveralBounds) {
-  for (uint64_t seed = 1; seed <= 300; ++seed) {
+  for (uint64_t seed = firstSeed(); seed <= 300; ++seed) {
     std::string text = testing::generateRandomProgram(seed);
     SCOPED_TRACE("seed " + std::to_string(seed));
     checkProgram(text, "random" + std::to_string(seed) + ".tpo", ".", true, seed);
