@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -11,29 +12,71 @@ namespace tempo {
 
 namespace {
 
+/// An If branch enclosing a statement: the If and whether it is the then-branch.
+struct Guard {
+  const IfStmt* stmt = nullptr;
+  bool thenBranch = true;
+  bool operator==(const Guard&) const = default;
+};
+
 /// One exec of a node in the loop program.
 struct Site {
   const ExecStmt* exec = nullptr;
   std::vector<const ForStmt*> loops;  ///< enclosing loops, outermost first
+  std::vector<Guard> guards;          ///< enclosing If branches, outermost first
   size_t order = 0;                   ///< pre-order position in the program
 };
 
 using SiteMap = std::map<NodeId, std::vector<Site>>;
 
-void collectSites(const LoopBody& body, std::vector<const ForStmt*>& loops, SiteMap& out, size_t& order) {
+/// The statements enclosing the body being walked.
+struct Enclosing {
+  std::vector<const ForStmt*> loops;
+  std::vector<Guard> guards;
+};
+
+void collectSites(const LoopBody& body, Enclosing& at, SiteMap& out, size_t& order) {
   for (const LoopStmt& s : body) {
     ++order;
     if (const auto* f = s.as<ForStmt>()) {
-      loops.push_back(f);
-      collectSites(f->body, loops, out, order);
-      loops.pop_back();
+      at.loops.push_back(f);
+      collectSites(f->body, at, out, order);
+      at.loops.pop_back();
     } else if (const auto* i = s.as<IfStmt>()) {
-      collectSites(i->thenBody, loops, out, order);
-      collectSites(i->elseBody, loops, out, order);
+      for (bool thenBranch : {true, false}) {
+        at.guards.push_back({i, thenBranch});
+        collectSites(thenBranch ? i->thenBody : i->elseBody, at, out, order);
+        at.guards.pop_back();
+      }
     } else if (const auto* e = s.as<ExecStmt>()) {
-      out[e->node].push_back({e, loops, order});
+      out[e->node].push_back({e, at.loops, at.guards, order});
     }
   }
+}
+
+/// `c` with every symbol named in `values` replaced by its expression.
+Condition substituted(const Condition& c, const std::map<std::string, IndexExpr>& values) {
+  Condition out = Condition::never();
+  for (const std::vector<Constraint>& conj : c.disjuncts()) {
+    std::vector<Constraint> mapped;
+    for (const Constraint& k : conj) mapped.push_back({k.lhs.substitute(values), k.rel, k.rhs.substitute(values)});
+    out = out || Condition::of(std::move(mapped));
+  }
+  return out;
+}
+
+/// What holds wherever `site` runs: its loops' ranges and its guards.
+Condition siteCondition(const Site& site) {
+  std::vector<Constraint> ranges;
+  for (const ForStmt* f : site.loops) {
+    if (std::abs(f->step) != 1) continue;  // a strided range is still within these bounds
+    IndexExpr var = IndexExpr::dim(f->var);
+    ranges.push_back({var, Constraint::Rel::Ge, f->lower});
+    ranges.push_back({var, Constraint::Rel::Lt, f->upper});
+  }
+  Condition c = Condition::of(std::move(ranges));
+  for (const Guard& gd : site.guards) c = c && (gd.thenBranch ? gd.stmt->condition : !gd.stmt->condition);
+  return c;
 }
 
 int indexOf(const std::vector<std::string>& v, const std::string& x) {
@@ -79,9 +122,9 @@ bool isLoopVar(const IndexExpr& e, const ForStmt* f) {
 class Planner {
 public:
   Planner(const Graph& g, const LoopProgram& p) : g_(g) {
-    std::vector<const ForStmt*> loops;
+    Enclosing top;
     size_t order = 0;
-    collectSites(p.body, loops, sites_, order);
+    collectSites(p.body, top, sites_, order);
     for (const GraphOutput& o : g.outputs) outputs_.insert(o.node);
   }
 
@@ -122,9 +165,32 @@ private:
           int ci = indexOf(c.domain, n.domain[i]);
           if (ci < 0 || sp->exec->point[i] != sc.exec->point[ci]) return false;
         }
+        if (!runsWhenRead(*sp, sc, *e)) return false;
       }
     }
     return true;
+  }
+
+  /// Wherever `reader` runs and reads through `e`, the guards of `writer` (in
+  /// the same loops) hold too: exactly, with isl, unless they are the reader's own.
+  bool runsWhenRead(const Site& writer, const Site& reader, const Edge& e) const {
+    bool shared = std::all_of(writer.guards.begin(), writer.guards.end(), [&](const Guard& gd) {
+      return std::find(reader.guards.begin(), reader.guards.end(), gd) != reader.guards.end();
+    });
+    if (shared) return true;
+    const Node& c = g_.node(e.consumer);
+    std::map<std::string, IndexExpr> at;
+    for (size_t i = 0; i < c.domain.size(); ++i) at.emplace(c.domain[i], reader.exec->point[i]);
+    Condition reading = siteCondition(reader) && substituted(e.condition, at);
+    std::vector<std::string> vars;
+    for (const ForStmt* f : reader.loops) vars.push_back(f->var);
+    try {
+      if (!isl_) isl_ = std::make_unique<IslContext>();
+      return reading.toPointSet(*isl_, vars, g_.boundNames())
+          .isSubsetOf(siteCondition(writer).toPointSet(*isl_, vars, g_.boundNames()));
+    } catch (const std::exception&) {
+      return false;  // a condition isl cannot express: stay conservative
+    }
   }
 
   /// Look-backs along dim d over all reads (identity elsewhere), or nullopt.
@@ -168,12 +234,41 @@ private:
       for (const Site& s : it->second)
         if (!inLoop(s, s.exec->point[ci])) return false;
     }
-    return true;
+    return outerLoopsPinned(n, users, d, loop);
+  }
+
+  /// Each loop around `loop` runs over one of n's other dims, for n and all
+  /// its readers: then the points with the same other coordinates are all
+  /// written and read in one run of `loop`, in its order (a loop around it
+  /// that n does not vary over would run `loop` again and overwrite the window).
+  bool outerLoopsPinned(const Node& n, const std::vector<const Edge*>& users, size_t d, const ForStmt* loop) const {
+    const Site& first = sites_.at(n.id).front();
+    for (const ForStmt* outer : first.loops) {
+      if (outer == loop) return true;
+      int pinned = -1;
+      for (size_t i = 0; i < n.domain.size() && pinned < 0; ++i)
+        if (i != d && isLoopVar(first.exec->point[i], outer)) pinned = static_cast<int>(i);
+      if (pinned < 0 || !allRunAt(n, users, n.domain[pinned], outer)) return false;
+    }
+    return false;  // unreachable: `loop` encloses the first site
+  }
+
+  /// Every exec of n and of its readers has coordinate `dim` equal to `f`'s variable.
+  bool allRunAt(const Node& n, const std::vector<const Edge*>& users, const std::string& dim, const ForStmt* f) const {
+    auto at = [&](NodeId id) {
+      int i = indexOf(g_.node(id).domain, dim);
+      auto it = sites_.find(id);
+      if (it == sites_.end()) return true;
+      return i >= 0 && std::all_of(it->second.begin(), it->second.end(),
+                                   [&](const Site& s) { return isLoopVar(s.exec->point[i], f); });
+    };
+    return at(n.id) && std::all_of(users.begin(), users.end(), [&](const Edge* e) { return at(e->consumer); });
   }
 
   const Graph& g_;
   SiteMap sites_;
   std::set<NodeId> outputs_;
+  mutable std::unique_ptr<IslContext> isl_;  ///< made on the first guard check
 };
 
 std::vector<int64_t> domainBounds(const Graph& g, const Node& n, const SymbolEnv& bounds) {

@@ -162,5 +162,71 @@ TEST(StoragePlanner, LookAheadInABackwardLoop) {
   EXPECT_EQ(planStorage(g, p, {{"T", 5}}).at(f).kind, StoreKind::Whole);
 }
 
+
+/// v[t] = 2 t runs only when b == 0, inside `for b: for t:`; r[b, t] reads it
+/// for every b: a[b, t] = v[t], or m[b, t] = sum(v[max(0, t - 1):t + 1]).
+struct FirstIterationProducer {
+  Graph g;
+  NodeId v, r;
+  LoopProgram p;
+  explicit FirstIterationProducer(bool window) {
+    g.dims = {{"b", "B"}, {"t", "T"}};
+    const IndexExpr b = dim("b"), B = bound("B");
+    v = addNode(g, OpKind::EvalIndex, {"t"}, f32(), indexAttrs(t * 2), "v");
+    if (window) {
+      r = addNode(g, OpKind::ReduceSum, {"b", "t"}, f32(), reduceAttrs({0}), "m");
+      addEdge(g, r, 0, v, {range(IndexExpr::max(0, t - 1), t + 1)});
+    } else {
+      r = addNode(g, OpKind::Identity, {"b", "t"}, f32(), {}, "a");
+      addEdge(g, r, 0, v, {at(t)});
+    }
+    g.outputs = {{"r", r, {}}};
+    p = {{loop("b", 0, B, {loop("t", 0, T, {exec_test::when(interp_test::when(b, Rel::Eq, 0), {exec(v, {t})}),
+                                            exec(r, {b, t})})})}};
+  }
+};
+
+TEST(StoragePlanner, ProducerRunInOneOuterIterationOnlyIsNotPointOrCircular) {
+  // Every b > 0 reads values written B - 1 loops of t ago: neither the latest
+  // point nor a window along t holds them (regression: seed 5 of the generated programs).
+  SymbolEnv bounds{{"B", 3}, {"T", 4}};
+  for (bool window : {true, false}) {
+    FirstIterationProducer k(window);
+    StoragePlan plan = planStorage(k.g, k.p, bounds);
+    EXPECT_EQ(plan.at(k.v).kind, StoreKind::Whole) << printStoragePlan(k.g, plan);
+    Executor planned(k.g, k.p, {bounds, plan});
+    planned.run();
+    std::vector<double> row = window ? std::vector<double>{0, 2, 6, 10} : std::vector<double>{0, 2, 4, 6};
+    std::vector<double> all;
+    for (int i = 0; i < 3; ++i) all.insert(all.end(), row.begin(), row.end());
+    EXPECT_EQ(values(planned.outputs()[0].second), all);
+  }
+}
+
+TEST(StoragePlanner, GuardedProducerIsPointWhenItsGuardCoversTheRead) {
+  // The guard of the producer (b == 0) is implied by the reader's own guard and edge
+  // condition (b == 0 too): a point store is safe; under `b < 2` it is not.
+  Graph g;
+  g.dims = {{"b", "B"}, {"t", "T"}};
+  const IndexExpr b = dim("b"), B = bound("B");
+  NodeId v = addNode(g, OpKind::EvalIndex, {"b", "t"}, f32(), indexAttrs(t * 2), "v");
+  NodeId z = addNode(g, OpKind::Constant, {"b", "t"}, f32(), constantAttrs(0), "z");
+  NodeId h = addNode(g, OpKind::Merge, {"b", "t"}, f32(), {}, "h");
+  addEdge(g, h, 0, v, {at(b), at(t)}, interp_test::when(b, Rel::Eq, 0));
+  addEdge(g, h, 1, z, {at(b), at(t)}, interp_test::when(b, Rel::Ge, 1));
+  g.outputs = {{"h", h, {}}};
+  auto schedule = [&](Condition guard) {
+    return LoopProgram{{loop("b", 0, B, {loop("t", 0, T, {exec_test::when(guard, {exec(v, {b, t})}),
+                                                         exec(z, {b, t}), exec(h, {b, t})})})}};
+  };
+  SymbolEnv bounds{{"B", 3}, {"T", 4}};
+  LoopProgram exact = schedule(interp_test::when(b, Rel::Eq, 0));
+  EXPECT_EQ(planStorage(g, exact, bounds).at(v).kind, StoreKind::Point);
+  LoopProgram wider = schedule(interp_test::when(b, Rel::Lt, 2));
+  EXPECT_EQ(planStorage(g, wider, bounds).at(v).kind, StoreKind::Point);  // runs where read, and more
+  LoopProgram narrower = schedule(interp_test::when(t, Rel::Lt, 2));
+  EXPECT_NE(planStorage(g, narrower, bounds).at(v).kind, StoreKind::Point);  // not run at (0, 3)
+}
+
 }  // namespace
 }  // namespace tempo
