@@ -129,7 +129,7 @@ private:
         int slot = lanes_[st.placement].add(static_cast<int>(si), rest);
         dotOf_[{st.node, p}] = static_cast<int>(s_.dots.size());
         dotSlot_.push_back({st.placement, slot});
-        s_.dots.push_back({static_cast<int>(si), p, 0, 0, -1});
+        s_.dots.push_back({static_cast<int>(si), p, 0, 0, 0, 0, -1});
         ++st.dots;
       });
     }
@@ -166,7 +166,9 @@ private:
       const IterationStatement& st = s_.statements[dot.statement];
       int ix = indexOf(st.domain, s_.dimX), iy = indexOf(st.domain, s_.dimY);
       int64_t cy = iy >= 0 ? dot.point[iy] : s_.dimY.empty() ? 0 : -1;
-      auto [x, y] = cellCorner(ix >= 0 ? dot.point[ix] : s_.extentX, cy);
+      dot.cellX = ix >= 0 ? dot.point[ix] : s_.extentX;
+      dot.cellY = cy;
+      auto [x, y] = cellCorner(dot.cellX, cy);
       const Lanes& lanes = lanes_.at(dotSlot_[i].first);
       int slot = dotSlot_[i].second;
       dot.x = x + 0.1 + 0.8 * (slot % lanes.cols + 0.5) / lanes.cols;

@@ -45,6 +45,7 @@ struct IterationDot {
   int statement = -1;          ///< index into IterationSpace::statements
   std::vector<int64_t> point;  ///< one value per domain dimension
   double x = 0, y = 0;         ///< centre, in layout units
+  int64_t cellX = 0, cellY = 0;  ///< its grid cell (extentX: the "no x" line, -1: the "no y" line)
   int step = -1;               ///< index into the timeline where it runs (-1: never)
 };
 

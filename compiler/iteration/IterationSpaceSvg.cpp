@@ -31,6 +31,7 @@ std::string num(double v) {
 class SvgWriter {
 public:
   SvgWriter(const IterationSpace& s, const IterationSvgOptions& o) : s_(s), o_(o), playback_(s) {
+    o_.scale = iterationSvgScale(s, o);
     if (o_.step < 0) playback_.finish();
     else
       for (int i = 0; i < o_.step && playback_.step(); ++i) {
@@ -41,14 +42,18 @@ public:
     double k = o_.scale;
     top_ = iterationSvgTop(o_);
     double legendTop = top_ + s_.height * k;
-    double rows = static_cast<double>(s_.statements.size()) + (s_.omitted.empty() ? 0 : 1);
-    double width = std::max(s_.width * k, 420.0), height = legendTop + 12 + rows * 18 + 8;
+    double width = std::max(s_.width * k, 420.0);
+    columns_ = std::max(1, static_cast<int>(width / kLegendColumn));
+    double rows = std::ceil(static_cast<double>(s_.statements.size()) / columns_) + (s_.omitted.empty() ? 0 : 1);
+    double height = legendTop + 12 + rows * 17 + 8;
     out_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\"" << num(height)
          << "\" viewBox=\"0 0 " << num(width) << " " << num(height) << "\" font-family=\"DejaVu Sans, sans-serif\">\n"
          << "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\""
             " orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#444\"/></marker>"
             "<marker id=\"arrowRed\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\""
-            " orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#d62728\"/></marker></defs>\n"
+            " orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#d62728\"/></marker>"
+            "<marker id=\"arrowLight\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\""
+            " orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#888\"/></marker></defs>\n"
          << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     if (!o_.title.empty()) text(8, 19, o_.title, "start", 14, "bold");
     for (const IterationBox& b : s_.cells)
@@ -71,6 +76,8 @@ private:
   IterationPlayback playback_;
   std::ostringstream out_;
   double top_ = 0;
+  int columns_ = 1;
+  static constexpr double kLegendColumn = 250;
 
   double X(double x) const { return x * o_.scale; }
   double Y(double y) const { return top_ + y * o_.scale; }
@@ -81,8 +88,15 @@ private:
   }
 
   void arrows() {
-    out_ << "<g stroke=\"#444\" stroke-opacity=\"0.55\" stroke-width=\"1\" marker-end=\"url(#arrow)\">\n";
-    for (const IterationArrow& a : s_.arrows) arrow(a);
+    auto carried = [&](const IterationArrow& a) {
+      return s_.dots[a.from].cellX != s_.dots[a.to].cellX || s_.dots[a.from].cellY != s_.dots[a.to].cellY;
+    };
+    out_ << "<g stroke=\"#888\" stroke-opacity=\"0.6\" stroke-width=\"0.8\" marker-end=\"url(#arrowLight)\">\n";
+    for (const IterationArrow& a : s_.arrows)
+      if (!carried(a)) arrow(a);
+    out_ << "</g>\n<g stroke=\"#333\" stroke-opacity=\"0.8\" stroke-width=\"1.3\" marker-end=\"url(#arrow)\">\n";
+    for (const IterationArrow& a : s_.arrows)
+      if (carried(a)) arrow(a);
     out_ << "</g>\n";
     if (o_.selectedDot < 0) return;
     out_ << "<g stroke=\"#d62728\" stroke-width=\"2\" marker-end=\"url(#arrowRed)\">\n";
@@ -117,18 +131,21 @@ private:
     }
   }
 
-  void legend(double y) {
-    for (const IterationStatement& st : s_.statements) {
-      out_ << "<rect x=\"8\" y=\"" << num(y - 10) << "\" width=\"12\" height=\"12\" rx=\"6\" fill=\"" << st.color << "\"/>\n";
-      std::string line = st.loc.valid() ? "  (line " + std::to_string(st.loc.begin.line) + ")" : "";
+  void legend(double top) {
+    size_t rows = (s_.statements.size() + columns_ - 1) / columns_;
+    for (size_t i = 0; i < s_.statements.size(); ++i) {
+      const IterationStatement& st = s_.statements[i];
+      double x = 8 + static_cast<double>(i / rows) * kLegendColumn, y = top + static_cast<double>(i % rows) * 17;
+      out_ << "<rect x=\"" << num(x) << "\" y=\"" << num(y - 10) << "\" width=\"12\" height=\"12\" rx=\"6\" fill=\""
+           << st.color << "\"/>\n";
       std::string over;
-      for (size_t i = 0; i < st.domain.size(); ++i) over += (i ? ", " : "") + st.domain[i];
-      text(26, y, st.label + " over (" + over + "): " + std::to_string(st.dots) + " instances" + line, "start", 12,
-           "normal");
-      y += 18;
+      for (size_t d = 0; d < st.domain.size(); ++d) over += (d ? ", " : "") + st.domain[d];
+      std::string line = st.loc.valid() ? "  line " + std::to_string(st.loc.begin.line) : "";
+      text(x + 17, y, st.label + " (" + over + ") \u00D7" + std::to_string(st.dots) + line, "start", 12, "normal");
     }
+    double y = top + static_cast<double>(rows) * 17;
     if (!s_.omitted.empty())
-      text(8, y, std::to_string(s_.omitted.size()) + " nodes over neither " + s_.dimX + " nor " + s_.dimY +
+      text(8, y, std::to_string(s_.omitted.size()) + " nodes over " + (s_.dimY.empty() ? "no " + s_.dimX : "neither " + s_.dimX + " nor " + s_.dimY) +
                      " (weights, constants) run outside this plane and are not drawn",
            "start", 11, "normal");
   }
@@ -137,6 +154,10 @@ private:
 }  // namespace
 
 double iterationSvgTop(const IterationSvgOptions& options) { return options.title.empty() ? 0 : 28; }
+
+double iterationSvgScale(const IterationSpace& space, const IterationSvgOptions& options) {
+  return options.scale > 0 ? options.scale : std::max(56.0, 5.0 / space.dotRadius);
+}
 
 std::string renderIterationSpaceSvg(const IterationSpace& space, const IterationSvgOptions& options) {
   return SvgWriter(space, options).write();

@@ -5,7 +5,9 @@
 // instance (exactly one <circle> per dot, nothing else is a circle) coloured
 // by statement, dependence arrows producer -> consumer, axis values and
 // names, and a legend of statements (with their instance counts and source
-// lines) and of the nodes left out. With `step` >= 0 it draws that replay
+// lines, in columns) and of the nodes left out. Arrows between instances in
+// different cells (loop-carried dependences) are dark, arrows inside one
+// cell light. With `step` >= 0 it draws that replay
 // frame: instances executed so far filled, the current one ringed, the rest
 // hollow. `selectedDot` and `highlightNode` let a view point at instances.
 #pragma once
@@ -17,7 +19,7 @@
 namespace tempo {
 
 struct IterationSvgOptions {
-  double scale = 56;       ///< pixels per grid cell
+  double scale = 0;        ///< pixels per grid cell (0: enough for dots of radius 5)
   bool arrows = true;
   int step = -1;           ///< replay frame (number of steps taken); -1: everything executed
   int selectedDot = -1;    ///< ringed, with its dependences drawn in red
@@ -27,6 +29,8 @@ struct IterationSvgOptions {
 
 /// Where the layout's (x, y) lands in the SVG: (x * scale, svgTop + y * scale).
 double iterationSvgTop(const IterationSvgOptions& options);
+/// The pixels per cell used for `space` (options.scale, or the automatic one).
+double iterationSvgScale(const IterationSpace& space, const IterationSvgOptions& options);
 
 std::string renderIterationSpaceSvg(const IterationSpace& space, const IterationSvgOptions& options = {});
 

@@ -16,7 +16,9 @@ IterationCanvas::IterationCanvas(QWidget* parent) : QWidget(parent) {
 void IterationCanvas::setPicture(const IterationSpace* space, const IterationSvgOptions& options, const QByteArray& svg) {
   space_ = space;
   options_ = options;
+  if (space_) options_.scale = iterationSvgScale(*space_, options);
   renderer_.load(svg);
+  setMinimumSize(renderer_.isValid() ? renderer_.defaultSize() * 0.8 : QSize());
   update();
 }
 
@@ -25,7 +27,7 @@ QRectF IterationCanvas::target() const {
   if (size.isEmpty()) return {};
   QSizeF fitted = size.scaled(QSizeF(width() - 8, height() - 8), Qt::KeepAspectRatio);
   if (fitted.width() > size.width() * 1.6) fitted = size * 1.6;  // do not blow small pictures up
-  return QRectF(QPointF((width() - fitted.width()) / 2, (height() - fitted.height()) / 2), fitted);
+  return QRectF(QPointF((width() - fitted.width()) / 2, 4), fitted);  // centred across, at the top
 }
 
 QPointF IterationCanvas::toLayout(const QPointF& pos) const {

@@ -2,9 +2,10 @@
 //
 // The picture is the same SVG the CLI writes (renderIterationSpaceSvg, so
 // the studio and `tempo schedule --iteration-space` never disagree), drawn
-// with QSvgRenderer scaled to fit the widget, centred, aspect kept. The
+// with QSvgRenderer scaled to fit the widget, at its top, aspect kept. The
 // canvas maps widget positions back to layout units to find the clicked dot
-// and emits `dotClicked` (-1 for empty space); `dotPosition` is the inverse,
+// and emits `dotClicked`. It never shrinks a picture below 80% (dense ones
+// scroll instead: the view puts it in a scroll area) (-1 for empty space); `dotPosition` is the inverse,
 // for tests and tooltips.
 #pragma once
 

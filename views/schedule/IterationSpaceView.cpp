@@ -9,6 +9,8 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QStyle>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -58,17 +60,19 @@ IterationSpaceView::IterationSpaceView(QWidget* parent) : QWidget(parent) {
   top->addWidget(arrows_);
   top->addStretch(1);
 
-  auto button = [this](const QString& text, const QString& tip, const char* name) {
-    auto* b = new QPushButton(text, this);
+  auto button = [this](const QString& text, const QString& tip, const char* name, QStyle::StandardPixmap icon) {
+    auto* b = new QPushButton(style()->standardIcon(icon), text, this);
     b->setToolTip(tip);
     b->setObjectName(QLatin1String(name));
     return b;
   };
-  QPushButton* resetButton = button(tr("\u23EE Reset"), tr("Back to before the first instance"), "iterationReset");
-  QPushButton* stepButton = button(tr("Step \u25B8"), tr("Run the next instance in schedule order"), "iterationStep");
-  play_ = button(tr("\u25B6 Play"), tr("Step on a timer"), "iterationPlay");
+  QPushButton* resetButton =
+      button(tr("Reset"), tr("Back to before the first instance"), "iterationReset", QStyle::SP_MediaSkipBackward);
+  QPushButton* stepButton =
+      button(tr("Step"), tr("Run the next instance in schedule order"), "iterationStep", QStyle::SP_MediaSeekForward);
+  play_ = button(tr("Play"), tr("Step on a timer"), "iterationPlay", QStyle::SP_MediaPlay);
   play_->setCheckable(true);
-  QPushButton* endButton = button(tr("End \u23ED"), tr("Run every instance"), "iterationEnd");
+  QPushButton* endButton = button(tr("End"), tr("Run every instance"), "iterationEnd", QStyle::SP_MediaSkipForward);
   stepLabel_ = new QLabel(this);
   stepLabel_->setObjectName("iterationStepLabel");
   auto* controls = new QHBoxLayout;
@@ -95,7 +99,11 @@ IterationSpaceView::IterationSpaceView(QWidget* parent) : QWidget(parent) {
   layout->setSpacing(2);
   layout->addLayout(top);
   layout->addLayout(controls);
-  layout->addWidget(canvas_, 1);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(canvas_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  layout->addWidget(scroll, 1);
   layout->addLayout(bottom);
 
   timer_ = new QTimer(this);
@@ -316,7 +324,8 @@ void IterationSpaceView::setPlaying(bool playing) {
   else timer_->stop();
   QSignalBlocker block(play_);
   play_->setChecked(timer_->isActive());
-  play_->setText(timer_->isActive() ? tr("\u23F8 Pause") : tr("\u25B6 Play"));
+  play_->setText(timer_->isActive() ? tr("Pause") : tr("Play"));
+  play_->setIcon(style()->standardIcon(timer_->isActive() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
 }
 
 void IterationSpaceView::selectDot(int dot) {
