@@ -108,6 +108,25 @@ private Q_SLOTS:
     QVERIFY(!findDeclaration(text.toStdString(), "tanh"));
   }
 
+  void ctrlClickGoesToDeclaration() {
+    QString text = readExample(QStringLiteral("rnn.tpo"));
+    CodeEditor editor;
+    editor.resize(900, 500);
+    editor.setText(text);
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    int useLine = text.split(QLatin1Char('\n')).indexOf(QStringLiteral("s = h[b, 0:T]"));
+    QVERIFY(useLine >= 0);
+    long pos = editor.positionFromLineIndex(useLine, 4) + 1;  // inside the `h` of h[b, 0:T]
+    QPoint at(static_cast<int>(editor.SendScintilla(QsciScintilla::SCI_POINTXFROMPOSITION, 0UL, pos)),
+              static_cast<int>(editor.SendScintilla(QsciScintilla::SCI_POINTYFROMPOSITION, 0UL, pos)) + 4);
+    QTest::mouseClick(editor.viewport(), Qt::LeftButton, Qt::ControlModifier, at);
+    QCOMPARE(editor.selectedText(), QStringLiteral("h"));
+    int line = 0, index = 0;
+    editor.getCursorPosition(&line, &index);
+    QVERIFY(editor.text(line).startsWith(QStringLiteral("h : f32[H] over (b, t)")));
+  }
+
   void cursorLineAndSelectRange() {
     CodeEditor editor;
     editor.setText(QStringLiteral("dim t < T\nset T = 3\nout y = 1.0\n"));

@@ -4,6 +4,8 @@
 #include "DocumentTestSupport.h"
 
 #include "common/MainWindow.h"
+#include "common/RecentFiles.h"
+#include "common/StudioInfo.h"
 #include "editor/CodeEditor.h"
 #include "editor/ProblemsPanel.h"
 #include "run/RunPanel.h"
@@ -118,6 +120,41 @@ private Q_SLOTS:
     int begin = editor->positionOf(result->diags.sorted().front().range.begin);
     QVERIFY(editor->hasIndicatorAt(CodeEditor::indicatorFor(Severity::Error), begin));
     QVERIFY(window.isWindowModified());
+  }
+
+  void graphNodeClicksSelectTheirSource() {
+    MainWindow window(testOptions());
+    window.show();
+    CheckedProgram result = openAndWait(window, examplesDir() + QStringLiteral("/rnn.tpo"));
+    QVERIFY(result);
+    const Node* tanh = nullptr;  // the recurrent branch's tanh(...) on line 17
+    for (const auto& [id, node] : result->graph.nodes())
+      if (node.op == OpKind::Tanh && node.loc.begin.line == 17) tanh = &node;
+    QVERIFY(tanh);
+    const SourceRange& r = tanh->loc;
+    bool ok = QMetaObject::invokeMethod(window.graphWidget(), "nodeActivated", Q_ARG(int, tanh->id), Q_ARG(int, r.begin.line),
+                                        Q_ARG(int, r.begin.col), Q_ARG(int, r.end.line), Q_ARG(int, r.end.col));
+    if (!ok) QSKIP("the graph view is not built in");
+    QVERIFY(window.editor()->selectedText().startsWith(QStringLiteral("tanh(x[b, t] @ W")));
+    QCOMPARE(window.editor()->cursorLine(), 17);
+  }
+
+  void recentFilesAndAbout() {
+    RecentFiles::clear();
+    MainWindow window(testOptions());
+    QVERIFY(openAndWait(window, examplesDir() + QStringLiteral("/rnn.tpo")));
+    QVERIFY(openAndWait(window, examplesDir() + QStringLiteral("/returns.tpo")));
+    QStringList recent = RecentFiles::files();
+    QCOMPARE(recent.size(), 2);
+    QVERIFY(recent[0].endsWith(QStringLiteral("returns.tpo")));
+    QVERIFY(recent[1].endsWith(QStringLiteral("rnn.tpo")));
+    QVERIFY(!window.openFile(examplesDir() + QStringLiteral("/no_such_file.tpo"), true));
+    QCOMPARE(RecentFiles::files().size(), 2);
+    QString about = aboutText();
+    QVERIFY(about.contains(QLatin1String(qVersion())));
+    QVERIFY(about.contains(QStringLiteral("isl-0.25")));
+    QVERIFY(about.contains(QLatin1String(kStudioVersion)));
+    RecentFiles::clear();
   }
 
   void viewsAndMenus() {

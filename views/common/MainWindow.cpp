@@ -11,6 +11,14 @@
 #include "graph/GraphView.h"
 #define TEMPO_STUDIO_HAS_GRAPH_VIEW 1
 #endif
+#if __has_include("passes/PassStepper.h")
+#include "passes/PassStepper.h"
+#define TEMPO_STUDIO_HAS_PASS_STEPPER 1
+#endif
+#if __has_include("schedule/ScheduleView.h")
+#include "schedule/ScheduleView.h"
+#define TEMPO_STUDIO_HAS_SCHEDULE_VIEW 1
+#endif
 
 #include <QAction>
 #include <QApplication>
@@ -79,12 +87,20 @@ void MainWindow::buildDocks() {
   problemsDock_ = makeDock(tr("Problems"), QStringLiteral("ProblemsDock"), problems_, this);
   runDock_ = makeDock(tr("Run"), QStringLiteral("RunDock"), runPanel_, this);
   graphDock_ = makeDock(tr("Graph"), QStringLiteral("GraphDock"), graphWidget_, this);
-  passesDock_ = makeDock(tr("Passes"), QStringLiteral("PassesDock"),
-                         placeholder(tr("The pass stepper is not built yet.\nIt will list the compiler's passes and "
-                                        "show the graph before and after each one.")), this);
-  scheduleDock_ = makeDock(tr("Schedule"), QStringLiteral("ScheduleDock"),
-                           placeholder(tr("The schedule view is not built yet.\nIt will show the loop program and "
-                                          "the iteration space.")), this);
+#ifdef TEMPO_STUDIO_HAS_PASS_STEPPER
+  passesWidget_ = new PassStepper;
+#else
+  passesWidget_ = placeholder(tr("The pass stepper is not built yet.\nIt will list the compiler's passes and "
+                                 "show the graph before and after each one."));
+#endif
+  passesDock_ = makeDock(tr("Passes"), QStringLiteral("PassesDock"), passesWidget_, this);
+#ifdef TEMPO_STUDIO_HAS_SCHEDULE_VIEW
+  scheduleWidget_ = new ScheduleView;
+#else
+  scheduleWidget_ = placeholder(tr("The schedule view is not built yet.\nIt will show the loop program and "
+                                   "the iteration space."));
+#endif
+  scheduleDock_ = makeDock(tr("Schedule"), QStringLiteral("ScheduleDock"), scheduleWidget_, this);
   addDockWidget(Qt::RightDockWidgetArea, graphDock_);
   tabifyDockWidget(graphDock_, passesDock_);
   tabifyDockWidget(passesDock_, scheduleDock_);
@@ -198,13 +214,21 @@ void MainWindow::connectViews() {
   connect(editor_, &QsciScintilla::cursorPositionChanged, this, [this](int line, int index) {
     cursorStatus_->setText(tr("Ln %1, Col %2").arg(line + 1).arg(index + 1));
   });
+  auto selectSource = [this](int, int line, int col, int endLine, int endCol) {
+    editor_->selectRange(line, col, endLine, endCol);
+  };
 #ifdef TEMPO_STUDIO_HAS_GRAPH_VIEW
   auto* graph = static_cast<GraphView*>(graphWidget_);
-  connect(graph, &GraphView::nodeActivated, this, [this](int, int line, int col, int endLine, int endCol) {
-    editor_->selectRange(line, col, endLine, endCol);
-  });
+  connect(graph, &GraphView::nodeActivated, this, selectSource);
   connect(editor_, &CodeEditor::cursorLineChanged, graph, &GraphView::highlightSourceLine);
 #endif
+#ifdef TEMPO_STUDIO_HAS_PASS_STEPPER
+  connect(static_cast<PassStepper*>(passesWidget_), &PassStepper::nodeActivated, this, selectSource);
+#endif
+#ifdef TEMPO_STUDIO_HAS_SCHEDULE_VIEW
+  connect(static_cast<ScheduleView*>(scheduleWidget_), &ScheduleView::nodeActivated, this, selectSource);
+#endif
+  Q_UNUSED(selectSource);
 }
 
 void MainWindow::onCompiled(const CheckedProgram& result) {
@@ -213,6 +237,12 @@ void MainWindow::onCompiled(const CheckedProgram& result) {
   runPanel_->setProgram(result);
 #ifdef TEMPO_STUDIO_HAS_GRAPH_VIEW
   static_cast<GraphView*>(graphWidget_)->setGraph(result->graph);
+#endif
+#ifdef TEMPO_STUDIO_HAS_PASS_STEPPER
+  static_cast<PassStepper*>(passesWidget_)->setProgram(result);
+#endif
+#ifdef TEMPO_STUDIO_HAS_SCHEDULE_VIEW
+  static_cast<ScheduleView*>(scheduleWidget_)->setProgram(result);
 #endif
   size_t errors = result->diags.errorCount();
   size_t others = static_cast<size_t>(problems_->problemCount()) - errors;
@@ -234,6 +264,12 @@ bool MainWindow::isBusy() const {
   bool busy = document_->isChecking() || runPanel_->isRunning();
 #ifdef TEMPO_STUDIO_HAS_GRAPH_VIEW
   busy = busy || static_cast<GraphView*>(graphWidget_)->layoutPending();
+#endif
+#ifdef TEMPO_STUDIO_HAS_PASS_STEPPER
+  busy = busy || static_cast<PassStepper*>(passesWidget_)->isRunning();
+#endif
+#ifdef TEMPO_STUDIO_HAS_SCHEDULE_VIEW
+  busy = busy || static_cast<ScheduleView*>(scheduleWidget_)->isCompiling();
 #endif
   return busy;
 }

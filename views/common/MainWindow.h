@@ -1,8 +1,9 @@
 // MainWindow: the Tempo Studio window.
 //
 // The editor is the central widget; docks hold the problems list, the
-// dependence graph (GraphView), the pass stepper and schedule views
-// (placeholders until those views exist) and the run panel. One
+// dependence graph (GraphView), the pass stepper (PassStepper), the schedule
+// (ScheduleView) and the run panel. Views built alongside the studio are
+// compiled in when their header is present (a placeholder stands in before). One
 // ProgramDocument connects them: edits re-check the program in the
 // background, and each result updates squiggles, problems, graph and the
 // bounds of the run panel. Clicking a graph node selects its source range;
@@ -45,6 +46,10 @@ public:
   RunPanel* runPanel() const { return runPanel_; }
   /// The graph dock's widget (a GraphView, or a placeholder label).
   QWidget* graphWidget() const { return graphWidget_; }
+  /// The passes dock's widget (a PassStepper, or a placeholder label).
+  QWidget* passesWidget() const { return passesWidget_; }
+  /// The schedule dock's widget (a ScheduleView, or a placeholder label).
+  QWidget* scheduleWidget() const { return scheduleWidget_; }
   const QString& examplesDir() const { return examplesDir_; }
 
   /// True while a check, a run or a graph layout is in progress.
@@ -80,6 +85,8 @@ private:
   ProblemsPanel* problems_ = nullptr;
   RunPanel* runPanel_ = nullptr;
   QWidget* graphWidget_ = nullptr;
+  QWidget* passesWidget_ = nullptr;
+  QWidget* scheduleWidget_ = nullptr;
   QDockWidget* problemsDock_ = nullptr;
   QDockWidget* graphDock_ = nullptr;
   QDockWidget* passesDock_ = nullptr;
