@@ -162,6 +162,9 @@ private Q_SLOTS:
     window.show();
     for (const char* view : {"graph", "passes", "schedule", "run", "problems"}) QVERIFY(window.showView(QLatin1String(view)));
     QVERIFY(!window.showView(QStringLiteral("nope")));
+    // The window fits a 1366x768 laptop screen whatever its views' own minimum sizes.
+    QVERIFY2(window.minimumSizeHint().width() <= 1366 && window.minimumSizeHint().height() <= 768,
+             qPrintable(QStringLiteral("%1x%2").arg(window.minimumSizeHint().width()).arg(window.minimumSizeHint().height())));
     QStringList menus;
     for (QAction* a : window.menuBar()->actions()) menus << a->text().remove(QLatin1Char('&'));
     QCOMPARE(menus, (QStringList{"File", "Edit", "Examples", "Run", "View", "Help"}));

@@ -29,6 +29,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -47,10 +48,17 @@ QLabel* placeholder(const QString& text) {
   return label;
 }
 
+/// A dock holding `widget` in a frameless scroll area: a view with a large
+/// minimum size gets scroll bars instead of forcing the window wider than the screen.
 QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* widget, QWidget* parent) {
   auto* dock = new QDockWidget(title, parent);
   dock->setObjectName(objectName);  // saveState/restoreState key
-  dock->setWidget(widget);
+  auto* scroll = new QScrollArea;
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidgetResizable(true);
+  scroll->setWidget(widget);
+  scroll->setMinimumSize(160, 80);
+  dock->setWidget(scroll);
   return dock;
 }
 }  // namespace
