@@ -274,7 +274,7 @@ bool MainWindow::isBusy() const {
   busy = busy || static_cast<GraphView*>(graphWidget_)->layoutPending();
 #endif
 #ifdef TEMPO_STUDIO_HAS_PASS_STEPPER
-  busy = busy || static_cast<PassStepper*>(passesWidget_)->isRunning();
+  busy = busy || static_cast<PassStepper*>(passesWidget_)->isBusy();
 #endif
 #ifdef TEMPO_STUDIO_HAS_SCHEDULE_VIEW
   busy = busy || static_cast<ScheduleView*>(scheduleWidget_)->isCompiling();
