@@ -10,14 +10,12 @@
 
 #include "executor/MemoryTracker.h"
 #include "graph/Graph.h"
+#include "init/SourceArray.h"
 #include "tensor/Tensor.h"
 
 #include <map>
 
 namespace tempo {
-
-/// True for Load, RandomNormal, RandomUniform and HashInit.
-bool isWholeArraySource(OpKind op);
 
 class SourceArrays {
 public:

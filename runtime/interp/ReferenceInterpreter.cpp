@@ -1,8 +1,8 @@
 #include "interp/ReferenceInterpreter.h"
 
-#include "init/Initializers.h"
+#include "init/SourceArray.h"
+
 #include "kernels/ReferenceKernels.h"
-#include "npy/Npy.h"
 
 #include <sstream>
 #include <unordered_set>
@@ -383,33 +383,11 @@ Tensor ReferenceInterpreter::computeSource(const Frame& frame) {
 const Tensor& ReferenceInterpreter::wholeSourceArray(const Node& n, const Point& point) {
   if (auto it = wholeArrays_.find(n.id); it != wholeArrays_.end()) return it->second;
   std::vector<int64_t> shape = concat(domainBounds(n), spatialShape(n, pointEnv(n, point), point));
-  const OpAttrs& a = n.attrs;
   Tensor whole;
-  switch (n.op) {
-    case OpKind::Load: {
-      std::string shown = a.displayPath.empty() ? a.path : a.displayPath;
-      try {
-        whole = readNpy(a.path);
-      } catch (const std::exception& ex) {
-        fail(n, point, std::string("cannot load '") + shown + "': " + ex.what());
-      }
-      if (whole.shape() != shape)
-        fail(n, point, "'" + shown + "' holds an array of shape " + shapeString(whole.shape()) + ", expected " +
-                           shapeString(shape) + " (the bounds of the domain (" +
-                           [&] {
-                             std::string s;
-                             for (size_t i = 0; i < n.domain.size(); ++i) s += (i ? ", " : "") + n.domain[i];
-                             return s;
-                           }() + ") followed by the element shape " + n.type.shapeStr() + ")");
-      if (whole.dtype() != n.type.dtype)
-        fail(n, point, "'" + shown + "' holds " + std::string(dtypeName(whole.dtype())) + " values, expected " +
-                           std::string(dtypeName(n.type.dtype)));
-      break;
-    }
-    case OpKind::RandomNormal: whole = normalInit(n.type.dtype, shape, a.seed, a.a, a.b); break;
-    case OpKind::RandomUniform: whole = uniformInit(n.type.dtype, shape, a.seed, a.a, a.b); break;
-    case OpKind::HashInit: whole = hashInit(n.type.dtype, shape, a.seed, a.b); break;
-    default: fail(n, point, "not a whole-array source op");
+  try {
+    whole = buildSourceArray(n, shape);
+  } catch (const SourceArrayError& ex) {
+    fail(n, point, ex.what());
   }
   return wholeArrays_.emplace(n.id, std::move(whole)).first->second;
 }
