@@ -4,7 +4,8 @@
 // reference interpreter's on the unoptimised graph (relative 1e-5, absolute
 // 1e-6: passes may reassociate nothing today, so most match exactly).
 // TEMPO_DIFF_FIRST_SEED=N starts the generated programs at seed N (to iterate
-// on one failure); the full run always covers seeds 1..300. With
+// on one failure) and TEMPO_DIFF_LAST_SEED=M ends them at M (to search further
+// seeds); by default they cover seeds 1..300. With
 // TEMPO_DIFF_VERBOSE set, a failure also prints the optimised graph, its loops
 // and the storage plan.
 #include "executor/CompiledEngine.h"
@@ -100,14 +101,15 @@ TEST(CompiledDifferential, ExamplesMatchTheReferenceInterpreter) {
   }
 }
 
-/// The first generated seed to check: 1, or TEMPO_DIFF_FIRST_SEED while debugging.
-uint64_t firstSeed() {
-  const char* env = std::getenv("TEMPO_DIFF_FIRST_SEED");
-  return env ? std::max<uint64_t>(1, std::strtoull(env, nullptr, 10)) : 1;
+/// A seed range bound from the environment variable `name`, or `fallback`.
+uint64_t seedFromEnv(const char* name, uint64_t fallback) {
+  const char* env = std::getenv(name);
+  return env ? std::max<uint64_t>(1, std::strtoull(env, nullptr, 10)) : fallback;
 }
 
 TEST(CompiledDifferential, GeneratedProgramsMatchAtSeveralBounds) {
-  for (uint64_t seed = firstSeed(); seed <= 300; ++seed) {
+  uint64_t last = seedFromEnv("TEMPO_DIFF_LAST_SEED", 300);
+  for (uint64_t seed = seedFromEnv("TEMPO_DIFF_FIRST_SEED", 1); seed <= last; ++seed) {
     std::string text = testing::generateRandomProgram(seed);
     SCOPED_TRACE("seed " + std::to_string(seed));
     checkProgram(text, "random" + std::to_string(seed) + ".tpo", ".", true, seed);
