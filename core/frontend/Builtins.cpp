@@ -50,15 +50,20 @@ public:
   SourceRange range;
 };
 
-std::optional<std::vector<int64_t>> intList(LoweringContext& cx, const ast::Expr& e) {
+/// The elements of a tuple `(a, b)`, or the expression itself when it is not one.
+std::vector<const ast::Expr*> tupleItems(const ast::Expr& e) {
   std::vector<const ast::Expr*> items;
   if (auto* t = e.as<ast::Tuple>()) {
     for (const ast::ExprPtr& x : t->elems) items.push_back(x.get());
   } else {
     items.push_back(&e);
   }
+  return items;
+}
+
+std::optional<std::vector<int64_t>> intList(LoweringContext& cx, const ast::Expr& e) {
   std::vector<int64_t> out;
-  for (const ast::Expr* x : items) {
+  for (const ast::Expr* x : tupleItems(e)) {
     auto c = foldConstant(cx, *x);
     if (!c) return std::nullopt;
     if (!c->isInt) {
@@ -71,14 +76,8 @@ std::optional<std::vector<int64_t>> intList(LoweringContext& cx, const ast::Expr
 }
 
 std::optional<std::vector<IndexExpr>> shapeList(ExprLowering& low, const ast::Expr& e) {
-  std::vector<const ast::Expr*> items;
-  if (auto* t = e.as<ast::Tuple>()) {
-    for (const ast::ExprPtr& x : t->elems) items.push_back(x.get());
-  } else {
-    items.push_back(&e);
-  }
   std::vector<IndexExpr> out;
-  for (const ast::Expr* x : items) {
+  for (const ast::Expr* x : tupleItems(e)) {
     auto s = lowerIndexExpr(low.context(), *x, low.site().domain, "shape size");
     if (!s) return std::nullopt;
     out.push_back(*s);
