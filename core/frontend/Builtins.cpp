@@ -214,24 +214,15 @@ Value softmax(CallArgs& a, bool logarithm) {
   return low.makeOp(OpKind::Sub, {}, {shifted, ls}, a.range);
 }
 
-Value reshapeFn(CallArgs& a) {
+/// reshape(x, (..)) and expand(x, (..)): an op whose attribute is a target shape.
+Value toShapeFn(CallArgs& a, OpKind op) {
   if (!a.expect(2, 2, {})) return Value::error(a.range);
   Value x = a.arg(0);
   auto shape = shapeList(a.low, *a.call.args[1]);
   if (!shape || x.isError()) return Value::error(a.range);
   OpAttrs attrs;
   attrs.shape = *shape;
-  return a.low.makeOp(OpKind::Reshape, attrs, {x}, a.range);
-}
-
-Value expandFn(CallArgs& a) {
-  if (!a.expect(2, 2, {})) return Value::error(a.range);
-  Value x = a.arg(0);
-  auto shape = shapeList(a.low, *a.call.args[1]);
-  if (!shape || x.isError()) return Value::error(a.range);
-  OpAttrs attrs;
-  attrs.shape = *shape;
-  return a.low.makeOp(OpKind::Expand, attrs, {x}, a.range);
+  return a.low.makeOp(op, attrs, {x}, a.range);
 }
 
 Value permuteFn(CallArgs& a, bool transpose) {
@@ -338,8 +329,8 @@ const std::map<std::string, Handler>& table() {
       {"min", minFn},
       {"softmax", [](CallArgs& a) { return softmax(a, false); }},
       {"log_softmax", [](CallArgs& a) { return softmax(a, true); }},
-      {"reshape", reshapeFn},
-      {"expand", expandFn},
+      {"reshape", [](CallArgs& a) { return toShapeFn(a, OpKind::Reshape); }},
+      {"expand", [](CallArgs& a) { return toShapeFn(a, OpKind::Expand); }},
       {"transpose", [](CallArgs& a) { return permuteFn(a, true); }},
       {"permute", [](CallArgs& a) { return permuteFn(a, false); }},
       {"cat", catFn},
