@@ -22,16 +22,11 @@ struct Counter {
   Graph g;
   NodeId one, inc, c;
   Counter() {
-    g.dims = {{"t", "T"}};
+    CounterGraph k = buildCounter(g);
+    one = k.one;
+    inc = k.inc;
+    c = k.c;
     g.boundDefaults = {{"T", 5}};
-    one = addNode(g, OpKind::Constant, {}, f32(), constantAttrs(1));
-    inc = addNode(g, OpKind::Add, {"t"}, f32());
-    c = addNode(g, OpKind::Merge, {"t"}, f32(), {}, "c");
-    addEdge(g, inc, 0, c, {at(t - 1)});
-    addEdge(g, inc, 1, one, {});
-    addEdge(g, c, 0, one, {}, interp_test::when(t, Rel::Eq, 0));
-    addEdge(g, c, 1, inc, {at(t)}, interp_test::when(t, Rel::Ge, 1));
-    g.outputs = {{"c", c, {}}};
   }
   LoopProgram schedule() const {
     return {{exec(one), loop("t", 0, T, {exec_test::when(interp_test::when(t, Rel::Ge, 1), {exec(inc, {t})}),

@@ -80,4 +80,25 @@ inline OpAttrs loadAttrs(const std::string& path) {
   return a;
 }
 
+/// The ids of the counter graph.
+struct CounterGraph {
+  NodeId one = -1, inc = -1, c = -1;
+};
+
+/// c[t] = 1 if t == 0 else c[t - 1] + 1, over `t < T`, output `c`.
+inline CounterGraph buildCounter(Graph& g) {
+  const IndexExpr t = dim("t");
+  g.dims = {{"t", "T"}};
+  CounterGraph k;
+  k.one = addNode(g, OpKind::Constant, {}, f32(), constantAttrs(1));
+  k.inc = addNode(g, OpKind::Add, {"t"}, f32());
+  k.c = addNode(g, OpKind::Merge, {"t"}, f32(), {}, "c");
+  addEdge(g, k.inc, 0, k.c, {at(t - 1)});
+  addEdge(g, k.inc, 1, k.one, {});
+  addEdge(g, k.c, 0, k.one, {}, when(t, Constraint::Rel::Eq, 0));
+  addEdge(g, k.c, 1, k.inc, {at(t)}, when(t, Constraint::Rel::Ge, 1));
+  g.outputs = {{"c", k.c, {}}};
+  return k;
+}
+
 }  // namespace tempo::interp_test

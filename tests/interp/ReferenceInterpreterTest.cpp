@@ -21,20 +21,6 @@ using Rel = Constraint::Rel;
 const IndexExpr t = dim("t");
 const IndexExpr T = bound("T");
 
-/// c[t] = 1 if t == 0 else c[t - 1] + 1; returns the merge node.
-NodeId buildCounter(Graph& g) {
-  g.dims = {{"t", "T"}};
-  NodeId one = addNode(g, OpKind::Constant, {}, f32(), constantAttrs(1));
-  NodeId inc = addNode(g, OpKind::Add, {"t"}, f32());
-  NodeId c = addNode(g, OpKind::Merge, {"t"}, f32(), {}, "c");
-  addEdge(g, inc, 0, c, {at(t - 1)});
-  addEdge(g, inc, 1, one, {});
-  addEdge(g, c, 0, one, {}, when(t, Rel::Eq, 0));
-  addEdge(g, c, 1, inc, {at(t)}, when(t, Rel::Ge, 1));
-  g.outputs = {{"c", c, {}}};
-  return c;
-}
-
 /// g[t] = r[T - 1] if t == T - 1 else r[t] + 0.5 * g[t + 1], with r[t] = t.
 NodeId buildDiscountedFuture(Graph& g) {
   g.dims = {{"t", "T"}};
@@ -83,7 +69,7 @@ void expectValues(const Tensor& actual, const std::vector<double>& expected) {
 
 TEST(ReferenceInterpreter, CounterCountsUp) {
   Graph g;
-  NodeId c = buildCounter(g);
+  NodeId c = buildCounter(g).c;
   ReferenceInterpreter interp(g, {{{"T", 5}}});
   EXPECT_EQ(interp.valueAt(c, {3}).at(0), 4.0);
   Tensor all = interp.evaluateOutput(g.outputs[0]);
@@ -104,7 +90,7 @@ TEST(ReferenceInterpreter, OptionsOverrideBoundDefaults) {
 
 TEST(ReferenceInterpreter, MemoisesEachPointOnce) {
   Graph g;
-  NodeId c = buildCounter(g);
+  NodeId c = buildCounter(g).c;
   ReferenceInterpreter interp(g, {{{"T", 10}}});
   interp.valueAt(c, {9});
   size_t afterFirst = interp.pointsEvaluated();
@@ -303,7 +289,7 @@ TEST(ReferenceInterpreter, RandomParamDiffersPerDomainPoint) {
 
 TEST(ReferenceInterpreter, DeepRecurrenceDoesNotOverflowTheStack) {
   Graph g;
-  NodeId c = buildCounter(g);
+  NodeId c = buildCounter(g).c;
   const int64_t steps = 200000;
   ReferenceInterpreter interp(g, {{{"T", steps}}});
   EXPECT_EQ(interp.valueAt(c, {steps - 1}).at(0), static_cast<double>(steps));
@@ -322,7 +308,7 @@ TEST(ReferenceInterpreter, DeepFutureReadDoesNotOverflowTheStack) {
 
 TEST(ReferenceInterpreter, ProgressCallbackReportsPoints) {
   Graph g;
-  NodeId c = buildCounter(g);
+  NodeId c = buildCounter(g).c;
   ReferenceInterpreter interp(g, {{{"T", 100}}});
   std::vector<size_t> reports;
   interp.setProgressCallback([&](size_t done) { reports.push_back(done); }, 50);
@@ -332,7 +318,7 @@ TEST(ReferenceInterpreter, ProgressCallbackReportsPoints) {
 
 TEST(ReferenceInterpreter, CancelFlagStopsEvaluation) {
   Graph g;
-  NodeId c = buildCounter(g);
+  NodeId c = buildCounter(g).c;
   ReferenceInterpreter interp(g, {{{"T", 100000}}});
   std::atomic<bool> cancel{true};
   interp.setCancelFlag(&cancel);
