@@ -1,8 +1,10 @@
 #include "tempo/CommandSupport.h"
 
 #include "npy/LoadCheck.h"
+#include "tempo/Cli.h"
 
 #include <filesystem>
+#include <fstream>
 #include <ostream>
 
 namespace tempo::cli {
@@ -46,6 +48,19 @@ std::string counted(size_t n, const std::string& noun) {
 std::string graphSize(const Graph& g) {
   return counted(g.nodes().size(), "node") + ", " + counted(g.edges().size(), "edge") + ", " +
          counted(g.outputs.size(), "output");
+}
+
+int writeResult(const std::string& text, const std::string& path, std::ostream& out, std::ostream& err) {
+  if (path.empty()) {
+    out << text << std::flush;
+    return kExitOk;
+  }
+  std::ofstream file(path, std::ios::binary);
+  if (!(file << text) || !file.flush()) {
+    err << "error: cannot write '" << path << "'\n";
+    return kExitRuntime;
+  }
+  return kExitOk;
 }
 
 }  // namespace tempo::cli

@@ -2,7 +2,8 @@
 //
 // Compiling a program file and printing its diagnostics (errors and warnings,
 // each with its source line and caret) to the error stream, the one-line
-// summary of a graph's size, and running the data-file check of
+// summary of a graph's size, writing a command's result to a file or
+// standard output, and running the data-file check of
 // runtime/npy/LoadCheck with rendered diagnostics.
 #pragma once
 
@@ -22,6 +23,10 @@ void printDiagnostics(const DiagnosticBag& diags, const std::string& source, std
 /// Checks every load() file of `program` under `bounds`, prints what is
 /// wrong to `err`; true when all files are fine.
 bool checkDataFiles(const FrontendResult& program, const SymbolEnv& bounds, std::ostream& err);
+
+/// Writes `text` to `path` (binary) or, when `path` is empty, to `out`;
+/// returns kExitOk, or kExitRuntime after printing why the file failed.
+int writeResult(const std::string& text, const std::string& path, std::ostream& out, std::ostream& err);
 
 /// `12 nodes, 15 edges, 2 outputs`.
 std::string graphSize(const Graph& g);

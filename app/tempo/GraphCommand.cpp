@@ -6,7 +6,6 @@
 #include "tempo/Cli.h"
 #include "tempo/CommandSupport.h"
 
-#include <fstream>
 #include <ostream>
 
 namespace tempo::cli {
@@ -40,16 +39,7 @@ int runGraph(const GraphOptions& options, std::ostream& out, std::ostream& err) 
     err << "error: " << e.what() << "\n";
     return kExitRuntime;
   }
-  if (options.output.empty()) {
-    out << text << std::flush;
-    return kExitOk;
-  }
-  std::ofstream file(options.output, std::ios::binary);
-  if (!(file << text) || !file.flush()) {
-    err << "error: cannot write '" << options.output << "'\n";
-    return kExitRuntime;
-  }
-  return kExitOk;
+  return writeResult(text, options.output, out, err);
 }
 
 }  // namespace tempo::cli

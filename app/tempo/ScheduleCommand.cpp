@@ -4,6 +4,7 @@
 #include "schedule/Scheduler.h"
 #include "tempo/Cli.h"
 #include "tempo/CommandSupport.h"
+#include "tempo/IterationSpaceOutput.h"
 
 #include <ostream>
 
@@ -51,14 +52,29 @@ nlohmann::json scheduleToJson(const Graph& g, const ScheduleResult& r) {
 CLI::App* addScheduleCommand(CLI::App& app, ScheduleOptionsCli& options) {
   CLI::App* cmd = app.add_subcommand("schedule", "Schedule a program with isl and print its loops");
   cmd->add_option("FILE", options.file, "The .tpo program")->required();
-  cmd->add_option("--format", options.format, "Output format: text (loops) or json (relations, schedule, loops)")
-      ->check(CLI::IsMember({"text", "json"}))
+  cmd->add_option("--format", options.format,
+                  "Output format: text (loops) or json (relations, schedule, loops); svg or png with --iteration-space")
+      ->check(CLI::IsMember({"text", "json", "svg", "png"}))
       ->capture_default_str();
   cmd->add_flag("--fallback", options.fallback, "Use the simple fallback schedule instead of isl's scheduler");
+  cmd->add_option("--iteration-space", options.iterationSpace,
+                  "Draw every statement instance over dimensions X[,Y] at small bounds (with --format svg|png)")
+      ->type_name("X[,Y]");
+  cmd->add_option("--set", options.sets, "Bound for the drawing, e.g. --set T=8 (repeatable)")->type_name("NAME=INT");
+  cmd->add_option("--output,-o", options.output, "Write to FILE instead of stdout (required for png)")
+      ->type_name("FILE");
   return cmd;
 }
 
 int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostream& err) {
+  const bool picture = options.format == "svg" || options.format == "png";
+  if (picture != !options.iterationSpace.empty()) {
+    err << "error: --iteration-space and --format svg|png go together (the loops print as text or json)\n";
+    return kExitUsage;
+  }
+  if (picture)
+    return writeIterationSpace({options.file, options.iterationSpace, options.sets, options.format, options.output},
+                               out, err);
   FrontendResult program = compileReporting(options.file, err);
   if (!program.ok()) return kExitProgramErrors;
   const Graph& g = program.graph;
@@ -78,10 +94,9 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
   if (r.usedFallback && !options.fallback)
     err << options.file << ": note: isl's scheduler was not used (" << r.fallbackReason
         << "); printing the fallback schedule\n";
-  if (options.format == "json") out << scheduleToJson(g, r).dump(2) << "\n";
-  else out << printLoopProgram(g, r.program);
-  out << std::flush;
-  return kExitOk;
+  const std::string text =
+      options.format == "json" ? scheduleToJson(g, r).dump(2) + "\n" : printLoopProgram(g, r.program);
+  return writeResult(text, options.output, out, err);
 }
 
 }  // namespace tempo::cli

@@ -1,11 +1,13 @@
-// ScheduleCommand: `tempo schedule FILE [--format text|json]`.
+// ScheduleCommand: `tempo schedule FILE [--format text|json]`, and
+// `tempo schedule FILE --iteration-space X[,Y] [--set N=V] --format svg|png [-o OUT]`.
 //
 // Compiles the program, schedules its SDG with isl (compiler/schedule) and
 // prints the result: the loop program as readable pseudo-code (default), or
 // JSON for tools and the studio with the statements and their domains, every
 // dependence as isl text, the isl schedule tree and map, whether the fallback
 // schedule was used and why, and the loop AST. The schedule is parametric:
-// bounds stay symbols. Diagnostics, and a graph that cannot be scheduled,
+// bounds stay symbols. With --iteration-space it draws the schedule's
+// instances at concrete bounds instead (IterationSpaceOutput). Diagnostics, and a graph that cannot be scheduled,
 // exit 1.
 #pragma once
 
@@ -13,6 +15,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace tempo::cli {
 
@@ -20,6 +23,9 @@ struct ScheduleOptionsCli {
   std::string file;
   std::string format = "text";
   bool fallback = false;
+  std::string iterationSpace;     ///< "t" or "t,b": draw instances instead of printing loops
+  std::vector<std::string> sets;  ///< NAME=INT bounds for the drawing
+  std::string output;             ///< "" = stdout
 };
 
 /// Registers the `schedule` subcommand on `app`, filling `options` when parsed.

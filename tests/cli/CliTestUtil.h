@@ -40,6 +40,12 @@ inline std::filesystem::path sourceDir() { return TEMPO_SOURCE_DIR; }
 inline std::filesystem::path examplesDir() { return sourceDir() / "resources" / "examples"; }
 inline std::string example(const std::string& relative) { return (examplesDir() / relative).string(); }
 
+/// The whole contents of a (binary) file; "" if it cannot be read.
+inline std::string readBinary(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
 /// Every example program (resources/examples/*.tpo and small/*.tpo), sorted.
 inline std::vector<std::filesystem::path> allExamples() {
   std::vector<std::filesystem::path> files;

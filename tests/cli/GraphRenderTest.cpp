@@ -7,11 +7,6 @@
 namespace tempo::cli::test {
 namespace {
 
-std::string readBinary(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 TEST(CliGraphRender, SvgOfEveryExampleOnStdout) {
   for (const auto& program : allExamples()) {
     CliResult r = tempo({"graph", program.string(), "--format", "svg"});
