@@ -39,7 +39,7 @@ struct Commands {
 int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app("tempo: check, run and inspect Tempo (.tpo) programs", "tempo");
   app.footer(kFooter);
-  app.set_version_flag("--version", "tempo 0.1.0");
+  app.set_version_flag("--version", std::string("tempo ") + TEMPO_VERSION);
   app.require_subcommand(1);
   Commands c;
   CLI::App* check = addCheckCommand(app, c.check);

@@ -41,7 +41,7 @@ TEST(CliUsage, SubcommandHelpListsItsOptions) {
 TEST(CliUsage, VersionExitsZero) {
   CliResult r = tempo({"--version"});
   EXPECT_EQ(r.code, 0);
-  EXPECT_NE(r.out.find("tempo"), std::string::npos);
+  EXPECT_EQ(r.out, std::string("tempo ") + TEMPO_VERSION + "\n");
 }
 
 TEST(CliUsage, MissingOrUnknownCommandIsUsageError) {

@@ -200,6 +200,15 @@ private Q_SLOTS:
     }
   }
 
+  void fitsALaptopScreenBesideTheEditor() {
+    open(examplePath(QStringLiteral("gpt_decode.tpo")));
+    tree()->setCurrentItem(tree()->topLevelItem(1));
+    waitForGraphs();
+    // The studio docks the stepper beside the editor: it must not force the window wide.
+    QVERIFY2(stepper_->minimumSizeHint().width() <= 800,
+             qPrintable(QStringLiteral("minimum width %1").arg(stepper_->minimumSizeHint().width())));
+  }
+
   void settingAProgramDuringARunKeepsOnlyTheLatest() {
     QSignalSpy shown(stepper_.get(), &PassStepper::pipelineShown);
     stepper_->setProgram(compileProgram(examplePath("gpt_decode.tpo")));

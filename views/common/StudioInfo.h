@@ -10,7 +10,7 @@
 
 namespace tempo::views {
 
-inline constexpr const char* kStudioVersion = "0.1.0";
+inline constexpr const char* kStudioVersion = TEMPO_VERSION;  ///< CMake PROJECT_VERSION
 inline constexpr const char* kOrganizationName = "TempoStudio";
 inline constexpr const char* kApplicationName = "Tempo Studio";
 

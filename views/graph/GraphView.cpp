@@ -8,7 +8,7 @@
 
 #include <QCheckBox>
 #include <QFutureWatcher>
-#include <QHBoxLayout>
+#include <QToolBar>
 #include <QLabel>
 #include <QLineEdit>
 #include <QToolButton>
@@ -45,10 +45,14 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
   overlay_->setObjectName("graphBytesOverlay");
   overlay_->setEnabled(false);
   status_ = new QLabel(this);
+  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // long errors never widen the view
+  search_->setMinimumWidth(search_->fontMetrics().horizontalAdvance(search_->placeholderText()) / 2);
 
-  auto* bar = new QHBoxLayout;
-  bar->setContentsMargins(4, 2, 4, 2);
-  bar->addWidget(search_, 1);
+  // A tool bar, not a row layout: what does not fit moves behind its » button,
+  // so two graph views side by side never force the window wide.
+  auto* bar = new QToolBar(this);
+  bar->setIconSize(QSize(16, 16));
+  bar->addWidget(search_);
   bar->addWidget(matches_);
   bar->addWidget(button("\u2212", tr("Zoom out (Ctrl -)"), [this] { canvas_->zoomBy(0.8); }));
   bar->addWidget(button("+", tr("Zoom in (Ctrl +)"), [this] { canvas_->zoomBy(1.25); }));
@@ -63,7 +67,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
-  layout->addLayout(bar);
+  layout->addWidget(bar);
   layout->addWidget(canvas_, 1);
   layout->addWidget(legend_);
 

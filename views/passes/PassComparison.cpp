@@ -40,6 +40,8 @@ PassComparison::PassComparison(QWidget* parent)
       afterCaption_(new QLabel), before_(new GraphView), after_(new GraphView), diff_(new DiffView),
       notes_(new QListWidget), tabs_(new QTabWidget) {
   title_->setTextFormat(Qt::RichText);
+  // Long titles and captions wrap instead of forcing the studio window wide.
+  for (QLabel* label : {title_, beforeCaption_, afterCaption_}) label->setWordWrap(true);
   description_->setWordWrap(true);
   description_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   notes_->setWordWrap(true);
