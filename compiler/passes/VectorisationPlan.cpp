@@ -1,0 +1,107 @@
+#include "passes/VectorisationPlan.h"
+
+#include "passes/GraphRewrite.h"
+
+#include <algorithm>
+
+namespace tempo {
+
+int domainPosition(const std::vector<std::string>& domain, const std::string& dim) {
+  auto it = std::find(domain.begin(), domain.end(), dim);
+  return it == domain.end() ? -1 : static_cast<int>(it - domain.begin());
+}
+
+namespace {
+
+bool atomMentions(const IndexAtom& a, const std::string& dim) {
+  return a.start.dependsOn(dim) || (a.stop && a.stop->dependsOn(dim));
+}
+
+bool atomMentionsAnyDim(const IndexAtom& a) {
+  return a.start.dependsOnKind(SymbolKind::Dim) || (a.stop && a.stop->dependsOnKind(SymbolKind::Dim));
+}
+
+bool conditionMentions(const Condition& c, const std::string& dim) {
+  for (const Symbol& s : c.symbols())
+    if (s.name == dim) return true;
+  return false;
+}
+
+std::string nodeRef(const Node& n) { return "%" + std::to_string(n.id) + (n.name.empty() ? "" : " " + n.name); }
+
+/// Why `n` cannot batch `dim` by itself (its own type, attributes and reads), or "".
+std::string localRefusal(const Graph& g, const Node& n, const std::string& dim) {
+  if (opClass(n.op) == OpClass::Source) return "a source keeps its domain (its array is indexed by it)";
+  for (const IndexExpr& s : n.type.shape)
+    if (s.dependsOn(dim)) return "its shape " + n.type.shapeStr() + " depends on " + dim;
+  const OpAttrs& a = n.attrs;
+  bool attrMentions = a.start.dependsOn(dim) || a.stop.dependsOn(dim) ||
+                      std::any_of(a.shape.begin(), a.shape.end(), [&](const IndexExpr& s) { return s.dependsOn(dim); });
+  if (attrMentions) return "its attributes depend on " + dim;
+  for (const Edge* e : g.inputs(n.id)) {
+    if (conditionMentions(e->condition, dim)) return "its read " + e->str() + " has a condition on " + dim;
+    const Node& p = g.node(e->producer);
+    int position = domainPosition(p.domain, dim);
+    for (const IndexExpr& s : p.type.shape)
+      if (position >= 0 && s.dependsOn(dim))
+        return "it reads " + e->str() + ", whose shape " + p.type.shapeStr() + " depends on " + dim;
+    for (size_t i = 0; i < e->index.size(); ++i) {
+      const IndexAtom& atom = e->index[i];
+      bool identity = !atom.isSlice() && atom.start == IndexExpr::dim(dim);
+      if (p.domain[i] == dim ? !identity : atomMentions(atom, dim))
+        return "it reads " + e->str() + ", not at " + dim + " itself";
+    }
+  }
+  return "";
+}
+
+/// True when an unvectorised reader `e` can select its point of `dim` from
+/// a batched value: at `dim` itself (always in range) or at a dimension-free index.
+bool selectableRead(const Graph& g, const Edge& e, int position, const std::string& dim) {
+  const IndexAtom& atom = e.index[position];
+  const Node& c = g.node(e.consumer);
+  bool ownPoint = !atom.isSlice() && atom.start == IndexExpr::dim(dim) && domainPosition(c.domain, dim) >= 0;
+  return ownPoint || !atomMentionsAnyDim(atom);
+}
+
+}  // namespace
+
+VectorisationPlan planVectorisation(const Graph& g, const std::string& dim, const std::set<NodeId>& keep) {
+  VectorisationPlan plan;
+  plan.dim = dim;
+  for (const auto& [id, n] : g.nodes()) {
+    if (domainPosition(n.domain, dim) < 0) continue;
+    std::string why = keep.count(id) ? "it is an adapter between batched and per-point values"
+                                     : localRefusal(g, n, dim);
+    if (why.empty()) plan.nodes.insert(id);
+    else plan.refusals[id] = why;
+  }
+  auto refuse = [&](NodeId id, const std::string& why) {
+    plan.nodes.erase(id);
+    plan.refusals.emplace(id, why);
+  };
+  std::vector<std::vector<NodeId>> components = componentsProducersFirst(g);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& component : components) {
+      if (component.size() < 2 && !plan.nodes.count(component.front())) continue;
+      auto outside = std::find_if(component.begin(), component.end(), [&](NodeId id) { return !plan.nodes.count(id); });
+      if (component.size() < 2 || outside == component.end()) continue;
+      for (NodeId id : component)
+        if (plan.nodes.count(id)) refuse(id, "it is in a recurrence with " + nodeRef(g.node(*outside)) + ", which keeps " + dim), changed = true;
+    }
+    for (NodeId id : std::set<NodeId>(plan.nodes)) {
+      int position = domainPosition(g.node(id).domain, dim);
+      for (const Edge* e : g.users(id)) {
+        if (plan.nodes.count(e->consumer) || selectableRead(g, *e, position, dim)) continue;
+        refuse(id, nodeRef(g.node(e->consumer)) + " reads it at " + e->index[position].str() + ", which may leave 0:" +
+                       g.boundOf(dim));
+        changed = true;
+        break;
+      }
+    }
+  }
+  return plan;
+}
+
+}  // namespace tempo

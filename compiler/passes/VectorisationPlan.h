@@ -1,0 +1,38 @@
+// VectorisationPlan: which nodes may turn a dimension d into a batch axis.
+//
+// Vectorising d on a node removes d from its domain and gives its value a
+// leading axis of size bound(d): the B separate points (b, t) become one point
+// (t) holding all b at once, so B vector-matrix products become one
+// matrix-matrix product. That is only right when no value flows *along* d:
+// a node qualifies when it is not a source, its type and attributes never
+// mention d, its input conditions never mention d, and each of its reads takes
+// a producer's d at exactly `d` (and mentions d nowhere else). The plan then
+// closes that set: a recurrence is vectorised whole or not at all (a cycle
+// with one per-point member would need all b of a point before computing any),
+// and a vectorised node whose unvectorised reader picks d at a point that
+// depends on some dimension (`b - 1`, a window `0:b + 1`) is kept unvectorised,
+// since that point may lie outside 0..B-1 where the original read was merely
+// undefined. Every refusal is recorded as a reason for the pass notes.
+#pragma once
+
+#include "graph/Graph.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace tempo {
+
+struct VectorisationPlan {
+  std::string dim;
+  std::set<NodeId> nodes;                    ///< nodes that take `dim` as a batch axis
+  std::map<NodeId, std::string> refusals;    ///< node having `dim` -> why it keeps it
+};
+
+/// The nodes to vectorise along `dim`; nodes in `keep` (adapters) are never chosen.
+VectorisationPlan planVectorisation(const Graph& g, const std::string& dim, const std::set<NodeId>& keep);
+
+/// Position of `dim` in `domain`, or -1.
+int domainPosition(const std::vector<std::string>& domain, const std::string& dim);
+
+}  // namespace tempo
