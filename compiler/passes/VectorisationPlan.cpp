@@ -64,6 +64,35 @@ bool selectableRead(const Graph& g, const Edge& e, int position, const std::stri
   return ownPoint || !atomMentionsAnyDim(atom);
 }
 
+bool computes(OpKind op) {
+  OpClass c = opClass(op);
+  return c != OpClass::Movement && c != OpClass::Identity && c != OpClass::Merge;
+}
+
+/// Removes each group of planned nodes (connected by reads) in which no node
+/// computes: batching pure data movement only adds copies at its borders.
+void dropGroupsWithoutWork(const Graph& g, VectorisationPlan& plan) {
+  std::set<NodeId> seen;
+  for (NodeId start : std::set<NodeId>(plan.nodes)) {
+    if (seen.count(start)) continue;
+    std::set<NodeId> group;
+    std::vector<NodeId> work{start};
+    while (!work.empty()) {
+      NodeId id = work.back();
+      work.pop_back();
+      if (!plan.nodes.count(id) || !group.insert(id).second) continue;
+      for (const Edge* e : g.inputs(id)) work.push_back(e->producer);
+      for (const Edge* e : g.users(id)) work.push_back(e->consumer);
+    }
+    seen.insert(group.begin(), group.end());
+    if (std::any_of(group.begin(), group.end(), [&](NodeId id) { return computes(g.node(id).op); })) continue;
+    for (NodeId id : group) {
+      plan.nodes.erase(id);
+      plan.refusals.emplace(id, "its group only moves data (nothing to batch)");
+    }
+  }
+}
+
 }  // namespace
 
 VectorisationPlan planVectorisation(const Graph& g, const std::string& dim, const std::set<NodeId>& keep) {
@@ -101,6 +130,7 @@ VectorisationPlan planVectorisation(const Graph& g, const std::string& dim, cons
       }
     }
   }
+  dropGroupsWithoutWork(g, plan);
   return plan;
 }
 
