@@ -47,12 +47,17 @@ public:
     o.rank += ones;
   }
 
+  /// Gives batched operands of lower rank size-1 axes after the batch axis.
+  void padToRank(int resultRank) {
+    for (Operand& o : operands_)
+      if (o.batched) insertUnitAxes(o, resultRank - o.rank, 1);
+  }
+
   void elementwise(int resultRank) {
     bool any = false;
     for (const Operand& o : operands_) any |= o.batched;
     if (!any) expand(operands_.front());
-    for (Operand& o : operands_)
-      if (o.batched) insertUnitAxes(o, resultRank - o.rank, 1);
+    padToRank(resultRank);
   }
 
   /// True when NumPy matmul of the operands as they are gives [batch] + result.
@@ -146,6 +151,7 @@ void batchNode(Graph& g, NodeId id, const IndexExpr& batch, const TensorType& un
       break;
     case OpClass::Movement:
       batcher.expandAll();
+      if (n.op == OpKind::Expand) batcher.padToRank(static_cast<int>(a.shape.size()));
       if (n.op == OpKind::Permute) {
         for (int64_t& p : a.perm) ++p;
         a.perm.insert(a.perm.begin(), 0);

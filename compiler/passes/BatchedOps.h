@@ -6,8 +6,8 @@
 // node or as the window 0:B of a per-point one) or unbatched (the same value
 // for every position). The rules: elementwise ops keep NumPy broadcasting
 // right — an unbatched operand already lines up with the trailing axes, a
-// batched operand of lower rank than the result gets size-1 axes after the
-// batch axis; reductions, permutes, reshapes, expands, slices and cats shift
+// batched operand of lower rank than the result (or than an expand's target)
+// gets size-1 axes after the batch axis; reductions, permutes, reshapes, expands, slices and cats shift
 // or prefix their axis attributes; merges, reductions and movement ops need
 // every input batched, so unbatched ones are expanded. Matmul is batched
 // directly when NumPy's rules already give [B, ...] (e.g. [B, E] @ [E, H]);

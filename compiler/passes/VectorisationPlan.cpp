@@ -64,6 +64,33 @@ bool selectableRead(const Graph& g, const Edge& e, int position, const std::stri
   return ownPoint || !atomMentionsAnyDim(atom);
 }
 
+/// Nodes whose value may be defined at some points of `dim` and undefined at
+/// others with the other coordinates fixed (a branch reading `x[b - 1]` is
+/// undefined at b = 0). Greatest fixpoint: a node is uniform unless a condition
+/// or a read moves along `dim`, or it reads a non-uniform producer at `dim`.
+std::set<NodeId> nonUniformAlong(const Graph& g, const std::string& dim) {
+  std::set<NodeId> out;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [id, n] : g.nodes()) {
+      if (out.count(id) || domainPosition(n.domain, dim) < 0) continue;
+      bool uniform = true;
+      for (const Edge* e : g.inputs(id)) {
+        if (conditionMentions(e->condition, dim)) uniform = false;
+        const Node& p = g.node(e->producer);
+        for (size_t i = 0; i < e->index.size() && uniform; ++i) {
+          const IndexAtom& atom = e->index[i];
+          if (!atomMentions(atom, dim)) continue;
+          bool identity = p.domain[i] == dim && !atom.isSlice() && atom.start == IndexExpr::dim(dim);
+          uniform = identity && !out.count(p.id);
+        }
+      }
+      if (!uniform) out.insert(id), changed = true;
+    }
+  }
+  return out;
+}
+
 bool computes(OpKind op) {
   OpClass c = opClass(op);
   return c != OpClass::Movement && c != OpClass::Identity && c != OpClass::Merge;
@@ -110,6 +137,7 @@ VectorisationPlan planVectorisation(const Graph& g, const std::string& dim, cons
     plan.refusals.emplace(id, why);
   };
   std::vector<std::vector<NodeId>> components = componentsProducersFirst(g);
+  std::set<NodeId> nonUniform = nonUniformAlong(g, dim);
   for (bool changed = true; changed;) {
     changed = false;
     for (const auto& component : components) {
@@ -118,6 +146,15 @@ VectorisationPlan planVectorisation(const Graph& g, const std::string& dim, cons
       if (component.size() < 2 || outside == component.end()) continue;
       for (NodeId id : component)
         if (plan.nodes.count(id)) refuse(id, "it is in a recurrence with " + nodeRef(g.node(*outside)) + ", which keeps " + dim), changed = true;
+    }
+    for (NodeId id : std::set<NodeId>(plan.nodes)) {
+      for (const Edge* e : g.inputs(id)) {
+        if (plan.nodes.count(e->producer) || !nonUniform.count(e->producer)) continue;
+        refuse(id, "it would read all of " + nodeRef(g.node(e->producer)) + " along " + dim +
+                       ", which may be undefined at some of its points");
+        changed = true;
+        break;
+      }
     }
     for (NodeId id : std::set<NodeId>(plan.nodes)) {
       int position = domainPosition(g.node(id).domain, dim);

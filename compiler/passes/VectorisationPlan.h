@@ -12,7 +12,10 @@
 // and a vectorised node whose unvectorised reader picks d at a point that
 // depends on some dimension (`b - 1`, a window `0:b + 1`) is kept unvectorised,
 // since that point may lie outside 0..B-1 where the original read was merely
-// undefined. Finally a group of planned nodes (connected by reads) that only
+// undefined. A batched node computes every position of d at once, so it may
+// not read, as the window 0:B, a per-point producer that is defined at some
+// positions and undefined at others (a branch reading `x[b - 1]`, which its
+// merge only takes for b > 0). Finally a group of planned nodes (connected by reads) that only
 // moves data — reshapes, permutes, merges, copies — is dropped: it has no
 // work to batch, only copies to add at its borders. Every refusal is recorded as a reason for the pass notes.
 #pragma once
