@@ -28,6 +28,7 @@ NodeId addReader(Graph& g, OpKind op, OpAttrs attrs, std::vector<std::string> do
   input.id = -1;
   input.consumer = id;
   input.inputIndex = 0;
+  input.condition = Condition::always();  // only merge inputs are conditional; the reader keeps it
   g.addEdge(input);
   change.added.insert(id);
   return id;

@@ -9,7 +9,8 @@
 // and a batched operand of lower rank than its elementwise result must be
 // reshaped so that NumPy broadcasting lines the batch axes up. Each adapter
 // is an ordinary node placed on one edge: it takes over the edge's read
-// (atoms and condition) and the consumer reads it at its own point.
+// (its atoms) and the consumer reads it at its own point under the edge's
+// condition (only a merge's inputs may be conditional).
 #pragma once
 
 #include "graph/Graph.h"
@@ -23,7 +24,7 @@ namespace tempo {
 std::vector<IndexAtom> identityAtoms(const std::vector<std::string>& domain);
 
 /// Adds node `op(attrs)` over `domain` whose one input makes the read `read`
-/// (its producer, atoms, condition and location). Returns the new node.
+/// (its producer, atoms and location; unconditional). Returns the new node.
 NodeId addReader(Graph& g, OpKind op, OpAttrs attrs, std::vector<std::string> domain, const Edge& read,
                  GraphChange& change);
 
