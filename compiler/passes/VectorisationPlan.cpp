@@ -17,10 +17,6 @@ bool atomMentions(const IndexAtom& a, const std::string& dim) {
   return a.start.dependsOn(dim) || (a.stop && a.stop->dependsOn(dim));
 }
 
-bool atomMentionsAnyDim(const IndexAtom& a) {
-  return a.start.dependsOnKind(SymbolKind::Dim) || (a.stop && a.stop->dependsOnKind(SymbolKind::Dim));
-}
-
 bool conditionMentions(const Condition& c, const std::string& dim) {
   for (const Symbol& s : c.symbols())
     if (s.name == dim) return true;
@@ -55,13 +51,15 @@ std::string localRefusal(const Graph& g, const Node& n, const std::string& dim) 
   return "";
 }
 
-/// True when an unvectorised reader `e` can select its point of `dim` from
-/// a batched value: at `dim` itself (always in range) or at a dimension-free index.
+/// True when an unvectorised reader `e` can select its point of `dim` from a
+/// batched value at every bound value: at `dim` itself, at 0 or at the last
+/// position, or the whole window 0:bound.
 bool selectableRead(const Graph& g, const Edge& e, int position, const std::string& dim) {
   const IndexAtom& atom = e.index[position];
-  const Node& c = g.node(e.consumer);
-  bool ownPoint = !atom.isSlice() && atom.start == IndexExpr::dim(dim) && domainPosition(c.domain, dim) >= 0;
-  return ownPoint || !atomMentionsAnyDim(atom);
+  IndexExpr bound = IndexExpr::bound(g.boundOf(dim));
+  if (atom.isSlice()) return atom.start == IndexExpr(0) && *atom.stop == bound;
+  bool ownPoint = atom.start == IndexExpr::dim(dim) && domainPosition(g.node(e.consumer).domain, dim) >= 0;
+  return ownPoint || atom.start == IndexExpr(0) || atom.start == bound - 1;
 }
 
 /// Nodes whose value may be defined at some points of `dim` and undefined at
@@ -160,8 +158,8 @@ VectorisationPlan planVectorisation(const Graph& g, const std::string& dim, cons
       int position = domainPosition(g.node(id).domain, dim);
       for (const Edge* e : g.users(id)) {
         if (plan.nodes.count(e->consumer) || selectableRead(g, *e, position, dim)) continue;
-        refuse(id, nodeRef(g.node(e->consumer)) + " reads it at " + e->index[position].str() + ", which may leave 0:" +
-                       g.boundOf(dim));
+        refuse(id, nodeRef(g.node(e->consumer)) + " reads it at " + e->index[position].str() +
+                       ", which may lie outside 0:" + g.boundOf(dim) + " for some " + g.boundOf(dim));
         changed = true;
         break;
       }

@@ -9,10 +9,10 @@
 // a producer's d at exactly `d` (and mentions d nowhere else). The plan then
 // closes that set: a recurrence is vectorised whole or not at all (a cycle
 // with one per-point member would need all b of a point before computing any),
-// and a vectorised node whose unvectorised reader picks d at a point that
-// depends on some dimension (`b - 1`, a window `0:b + 1`) is kept unvectorised,
-// since that point may lie outside 0..B-1 where the original read was merely
-// undefined. A batched node computes every position of d at once, so it may
+// and a vectorised node whose unvectorised reader picks d anywhere but at d
+// itself, 0, B - 1 or the whole window 0:B (`b - 1`, `1`, `0:b + 1`) is kept
+// unvectorised, since that point may lie outside 0..B-1 for some B, where the
+// original read was merely undefined but a slice of the batch fails. A batched node computes every position of d at once, so it may
 // not read, as the window 0:B, a per-point producer that is defined at some
 // positions and undefined at others (a branch reading `x[b - 1]`, which its
 // merge only takes for b > 0). Finally a group of planned nodes (connected by reads) that only
