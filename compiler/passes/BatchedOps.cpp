@@ -20,7 +20,7 @@ class NodeBatcher {
 public:
   NodeBatcher(Graph& g, NodeId id, const IndexExpr& batch, const std::map<EdgeId, bool>& batched,
               GraphChange& change)
-      : g_(g), id_(id), batch_(batch), change_(change) {
+      : g_(g), batch_(batch), change_(change) {
     for (const Edge* e : g.inputs(id)) {
       bool b = batched.at(e->id);
       operands_.push_back({e->id, b, g.readType(*e).rank() - (b ? 1 : 0)});
@@ -97,7 +97,6 @@ public:
 
 private:
   Graph& g_;
-  NodeId id_;
   IndexExpr batch_;
   GraphChange& change_;
   std::vector<Operand> operands_;

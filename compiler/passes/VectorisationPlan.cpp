@@ -139,11 +139,14 @@ VectorisationPlan planVectorisation(const Graph& g, const std::string& dim, cons
   for (bool changed = true; changed;) {
     changed = false;
     for (const auto& component : components) {
-      if (component.size() < 2 && !plan.nodes.count(component.front())) continue;
+      if (component.size() < 2) continue;
       auto outside = std::find_if(component.begin(), component.end(), [&](NodeId id) { return !plan.nodes.count(id); });
-      if (component.size() < 2 || outside == component.end()) continue;
-      for (NodeId id : component)
-        if (plan.nodes.count(id)) refuse(id, "it is in a recurrence with " + nodeRef(g.node(*outside)) + ", which keeps " + dim), changed = true;
+      if (outside == component.end()) continue;
+      for (NodeId id : component) {
+        if (!plan.nodes.count(id)) continue;
+        refuse(id, "it is in a recurrence with " + nodeRef(g.node(*outside)) + ", which keeps " + dim);
+        changed = true;
+      }
     }
     for (NodeId id : std::set<NodeId>(plan.nodes)) {
       for (const Edge* e : g.inputs(id)) {
