@@ -92,7 +92,7 @@ public:
       if (!(shape == g_.readType(g_.edge(o.edge)).shape))
         insertAdapter(g_, o.edge, OpKind::Reshape, targetShape(shape), change_);
     }
-    return true;
+    return reshapeAfter;
   }
 
 private:
