@@ -91,7 +91,17 @@ TypeResult permute(const OpAttrs& attrs, const TensorType& in) {
   return TensorType{in.dtype, out};
 }
 
+std::vector<IndexExpr> withoutUnitSizes(const std::vector<IndexExpr>& shape) {
+  std::vector<IndexExpr> out;
+  for (const IndexExpr& s : shape)
+    if (!isOne(s)) out.push_back(s);
+  return out;
+}
+
 TypeResult reshape(const OpAttrs& attrs, const TensorType& in) {
+  // Inserting or dropping size-1 axes is always valid, even where the product
+  // of two symbolic sizes (B * (t + 1)) is not an affine element count.
+  if (withoutUnitSizes(in.shape) == withoutUnitSizes(attrs.shape)) return TensorType{in.dtype, attrs.shape};
   auto a = shapeNumel(in.shape), b = shapeNumel(attrs.shape);
   if (!a || !b || *a != *b)
     return "reshape: cannot reshape " + in.str() + " to " + shapeStr(attrs.shape) + " (element counts differ)";

@@ -26,14 +26,17 @@ TEST(PipelineDifferential, EveryPassKeepsEveryExampleOutput) {
 }
 
 TEST(PipelineDifferential, PipelineShrinksTheExamples) {
-  // Not a correctness check: the passes should find work on the examples.
+  // Not a correctness check: the cleanup passes should find work on the examples
+  // (later passes such as vectorisation add adapter nodes to save work per point).
   size_t before = 0, after = 0;
   for (const auto& program : examplePrograms()) {
     FrontendResult r = compileFile(program.string());
     ASSERT_TRUE(r.ok());
     Graph g = r.graph;
     before += g.nodes().size();
-    defaultPipeline().run(g);
+    Pipeline cleanup = defaultPipeline();
+    cleanup.stopAfter("dead-code-elimination");
+    cleanup.run(g);
     after += g.nodes().size();
   }
   EXPECT_LT(after, before);
