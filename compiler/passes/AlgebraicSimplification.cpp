@@ -1,6 +1,7 @@
 #include "passes/AlgebraicSimplification.h"
 
 #include "passes/GraphRewrite.h"
+#include "passes/RecurrenceLift.h"
 
 
 namespace tempo {
@@ -11,7 +12,10 @@ std::string AlgebraicSimplification::description() const {
          "merge with a single unconditional branch. Using a table of such rules, this pass makes the readers "
          "of those nodes read x directly, composing the index expressions of the two reads (reading "
          "s[b] where s = identity(h[b, 0:T]) becomes reading h[b, 0:T]). Only exact rules are used, so the "
-         "program computes the same numbers with fewer nodes and fewer copies.";
+         "program computes the same numbers with fewer nodes and fewer copies. One rule goes further: a running "
+         "sum acc[t] = acc[t-1] + x[t] (starting at acc[0] = x[0]) that is only read at its end acc[T-1] becomes "
+         "sum(x[0:T], dim=0), one reduction instead of T sequential steps (the suffix sum read at acc[0] too); on "
+         "floats the reduction rounds once instead of after every step, so the last bits may differ.";
 }
 
 namespace {
@@ -112,6 +116,7 @@ const std::vector<RewriteRule>& algebraicRules() {
       unaryIdentity("permute(x) keeping the axis order -> x", OpKind::Permute,
                     [](const Node& n, const TensorType&) { return isIdentityPerm(n.attrs.perm); }),
       {"merge with one unconditional branch -> the branch", singleBranchMerge},
+      {"running sum read only at its end -> sum over the window", {}, liftRunningSum},
   };
   return rules;
 }
@@ -124,6 +129,13 @@ void AlgebraicSimplification::run(Graph& graph, PassContext& context) {
     for (NodeId id : ids) {
       if (!graph.hasNode(id)) continue;
       for (const RewriteRule& rule : algebraicRules()) {
+        if (rule.rewrite) {
+          Node n = graph.node(id);
+          if (!rule.rewrite(graph, id, context.change)) continue;
+          context.change.notes.push_back(nodeLabel(n) + ": " + rule.name);
+          progress = true;
+          break;
+        }
         std::optional<Edge> value = rule.match(graph, graph.node(id));
         if (!value) continue;
         Node n = graph.node(id);
