@@ -6,6 +6,7 @@
 #include "passes/ConstantFolding.h"
 #include "passes/DeadCodeElimination.h"
 #include "passes/DomainReduction.h"
+#include "passes/Fusion.h"
 
 namespace tempo {
 
@@ -24,6 +25,7 @@ const std::vector<PassFactory>& defaultFactories() {
       create<CommonSubexpressionElimination>,
       create<DomainReduction>,
       create<DeadCodeElimination>,
+      create<Fusion>,  // last: it hides the elementwise ops the other passes look at
   };
   return factories;
 }

@@ -43,7 +43,8 @@ RewriteRule binaryIdentity(std::string name, OpKind op, double c, bool commutes)
             if (n.op != op) return std::nullopt;
             if (auto r = passThrough(g, n, 0, 1, c)) return r;
             return commutes ? passThrough(g, n, 1, 0, c) : std::nullopt;
-          }};
+          },
+          {}};
 }
 
 /// The single input of `n` when `keeps(n, input type)` says the op leaves the value as it is.
@@ -54,7 +55,8 @@ RewriteRule unaryIdentity(std::string name, OpKind op, std::function<bool(const 
             TensorType in = g.readType(*x);
             if (!(in == n.type) || !keeps(n, in)) return std::nullopt;
             return *x;
-          }};
+          },
+          {}};
 }
 
 std::optional<Edge> doubleNegation(const Graph& g, const Node& n) {
@@ -105,7 +107,7 @@ const std::vector<RewriteRule>& algebraicRules() {
       binaryIdentity("x + 0 -> x", OpKind::Add, 0, true),
       binaryIdentity("x - 0 -> x", OpKind::Sub, 0, false),
       binaryIdentity("x / 1 -> x", OpKind::Div, 1, false),
-      {"neg(neg(x)) -> x", doubleNegation},
+      {"neg(neg(x)) -> x", doubleNegation, {}},
       unaryIdentity("identity(x) -> x", OpKind::Identity, [](const Node&, const TensorType&) { return true; }),
       unaryIdentity("cast(x) to its own dtype -> x", OpKind::Cast,
                     [](const Node& n, const TensorType& in) { return n.attrs.dtype == in.dtype; }),
@@ -115,7 +117,7 @@ const std::vector<RewriteRule>& algebraicRules() {
                     [](const Node&, const TensorType&) { return true; }),
       unaryIdentity("permute(x) keeping the axis order -> x", OpKind::Permute,
                     [](const Node& n, const TensorType&) { return isIdentityPerm(n.attrs.perm); }),
-      {"merge with one unconditional branch -> the branch", singleBranchMerge},
+      {"merge with one unconditional branch -> the branch", singleBranchMerge, {}},
       {"running sum read only at its end -> sum over the window", {}, liftRunningSum},
   };
   return rules;
