@@ -26,10 +26,18 @@ bool isScalarConstant(const Graph& g, const Edge& e) {
   return p.op == OpKind::Constant && p.type.shape.empty() && e.condition.isAlways();
 }
 
+bool isOneElement(const TensorType& t) {
+  return std::all_of(t.shape.begin(), t.shape.end(),
+                     [](const IndexExpr& d) { return d.constantValue() == std::optional<int64_t>(1); });
+}
+
 /// A node `p` may join a group rooted at `root` when it is elementwise, over the same domain, not an
-/// output, and read only by group members at their own point.
+/// output, read only by group members at their own point, and either of the root's shape or a single
+/// element: the fused kernel evaluates every step once per output element, so a step of a smaller
+/// but not scalar shape ([rows, 1] under a [rows, cols] root) would be recomputed cols times.
 bool canJoin(const Graph& g, const Node& p, const Node& root, const std::set<NodeId>& members) {
   if (!isFusable(p.op) || p.domain != root.domain || isOutput(g, p.id)) return false;
+  if (p.type.shape != root.type.shape && !isOneElement(p.type)) return false;
   auto users = g.users(p.id);
   if (users.empty()) return false;
   return std::all_of(users.begin(), users.end(), [&](const Edge* e) {

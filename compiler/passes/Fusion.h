@@ -6,7 +6,9 @@
 // pass finds groups of elementwise nodes (unary, binary with broadcasting,
 // where, cast) over one domain, linked by identity reads (the consumer reads
 // its producer at its own point, unconditionally), where every node but the
-// last is read only inside the group and is not an output. Each group becomes
+// last is read only inside the group, is not an output, and has the last
+// node's shape or a single element (a smaller intermediate would be
+// recomputed at every element it broadcasts to). Each group becomes
 // a single node of op `fused` whose attrs carry the group's expression
 // program (FusedProgram.h): the steps in order, their operands being the
 // fused node's inputs (the group's distinct outside reads), earlier steps, or

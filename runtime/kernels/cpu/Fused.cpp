@@ -7,6 +7,7 @@
 #include "kernels/cpu/Strided.h"
 #include "tensor/DTypeDispatch.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstring>
@@ -175,9 +176,16 @@ private:
         else if (o.kind == FusedOperand::Kind::Step) operands.push_back(stepSpans[o.index]);
         else operands.push_back({literals_[literal++].data(), 0});
       }
-      std::byte* out = k + 1 == steps_.size() ? result : scratch + (plans_.size() + k) * slot;
-      runStep(steps_[k], operands, out, n);
-      stepSpans[k] = {out, 1};
+      // A step whose operands are all one value (scalars, literals) is computed once per chunk.
+      bool single = std::all_of(operands.begin(), operands.end(), [](const Span& o) { return o.stride == 0; });
+      bool last = k + 1 == steps_.size();
+      std::byte* out = last && !single ? result : scratch + (plans_.size() + k) * slot;
+      runStep(steps_[k], operands, out, single ? std::min<int64_t>(n, 1) : n);
+      stepSpans[k] = {out, single ? 0 : 1};
+      if (last && single) {
+        size_t size = dtypeSize(steps_[k].step->dtype);
+        for (int64_t i = 0; i < n; ++i) std::memcpy(result + static_cast<size_t>(i) * size, out, size);
+      }
     }
   }
 

@@ -9,7 +9,8 @@
 // chunk with the vectorised span loops of Elementwise.h, so intermediates
 // live in small per-thread buffers that stay in the L1 cache. Every step is
 // evaluated at every output element (a step whose own shape is smaller is
-// simply recomputed at each position it broadcasts to), with exactly the
+// recomputed at each position it broadcasts to, except that a step whose
+// operands are all single values is computed once per chunk), with exactly the
 // element functions of the unfused kernels, so results equal them bit for
 // bit. Returns nullopt for what it does not specialise (a step the span
 // loops do not cover, such as integer div; mixed operand dtypes; shapes that
