@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 namespace tempo::cpu {
@@ -122,11 +123,12 @@ public:
     int64_t chunks = (total + kFusedChunk - 1) / kFusedChunk;
     auto* result = static_cast<std::byte*>(out.raw());
     size_t outSize = dtypeSize(out.dtype());
+    size_t slot = static_cast<size_t>(std::min(total, kFusedChunk)) * 8;  // bytes of one chunk of any dtype
     parallelFor(chunks, kFusedChunk * static_cast<int64_t>(steps_.size()), [&](int64_t first, int64_t last) {
-      std::vector<std::byte> scratch((plans_.size() + steps_.size()) * kFusedChunk * 8);
+      std::unique_ptr<std::byte[]> scratch(new std::byte[(plans_.size() + steps_.size()) * slot]);
       for (int64_t c = first; c < last; ++c) {
         int64_t begin = c * kFusedChunk, n = std::min(kFusedChunk, total - begin);
-        runChunk(begin, n, scratch.data(), result + static_cast<size_t>(begin) * outSize);
+        runChunk(begin, n, scratch.get(), slot, result + static_cast<size_t>(begin) * outSize);
       }
     });
   }
@@ -163,8 +165,7 @@ private:
     return {buffer, 1};
   }
 
-  void runChunk(int64_t begin, int64_t n, std::byte* scratch, std::byte* result) const {
-    const size_t slot = kFusedChunk * 8;
+  void runChunk(int64_t begin, int64_t n, std::byte* scratch, size_t slot, std::byte* result) const {
     std::vector<Span> inputSpans(plans_.size()), stepSpans(steps_.size());
     for (size_t k = 0; k < plans_.size(); ++k) inputSpans[k] = inputSpan(k, begin, n, scratch + k * slot);
     size_t literal = 0;
