@@ -49,8 +49,11 @@ std::optional<DType> resultDTypeOf(OpKind op, DType operand, DType declared) {
   }
 }
 
+/// The most operands a step has (where).
+constexpr size_t kMaxOperands = 3;
+
 /// Runs one step over `n` elements; false when its op is not specialised for the dtype.
-bool runStep(const PlannedStep& p, const std::vector<Span>& in, std::byte* out, int64_t n) {
+bool runStep(const PlannedStep& p, const Span* in, std::byte* out, int64_t n) {
   const FusedStep& s = *p.step;
   switch (opClass(s.op)) {
     case OpClass::Unary: return unarySpan(s.op, p.operandDType, in[0].at, in[0].stride, out, n);
@@ -72,31 +75,34 @@ public:
 
   /// Checks that every step can run on spans and plans the inputs; false if not.
   bool plan(DType outDType) {
-    std::vector<DType> stepDTypes;
+    steps_.reserve(program_.size());
     for (const FusedStep& s : program_) {
-      std::vector<DType> operands;
-      for (const FusedOperand& o : s.operands) {
-        size_t limit = o.kind == FusedOperand::Kind::Input ? inputs_.size() : stepDTypes.size();
+      int arity = opArity(s.op);
+      if (arity < 1 || s.operands.size() != static_cast<size_t>(arity) || s.operands.size() > kMaxOperands)
+        return false;
+      std::array<DType, kMaxOperands> operands{};
+      for (size_t i = 0; i < s.operands.size(); ++i) {
+        const FusedOperand& o = s.operands[i];
+        size_t limit = o.kind == FusedOperand::Kind::Input ? inputs_.size() : steps_.size();
         if (o.kind != FusedOperand::Kind::Literal && (o.index < 0 || static_cast<size_t>(o.index) >= limit))
           return false;
-        operands.push_back(o.kind == FusedOperand::Kind::Literal ? o.dtype
-                           : o.kind == FusedOperand::Kind::Input ? inputs_[o.index].dtype()
-                                                                 : stepDTypes[o.index]);
+        operands[i] = o.kind == FusedOperand::Kind::Literal ? o.dtype
+                      : o.kind == FusedOperand::Kind::Input ? inputs_[o.index].dtype()
+                                                            : steps_[o.index].step->dtype;
       }
-      int arity = opArity(s.op);
-      if (arity < 0 || operands.size() != static_cast<size_t>(arity)) return false;
       size_t first = s.op == OpKind::Where ? 1 : 0;
       if (s.op == OpKind::Where && operands[0] != DType::Bool) return false;
-      for (size_t i = first; i < operands.size(); ++i)
+      for (size_t i = first; i < s.operands.size(); ++i)
         if (operands[i] != operands[first]) return false;
       if (resultDTypeOf(s.op, operands[first], s.dtype) != s.dtype) return false;
       PlannedStep planned{&s, operands[first]};
-      std::vector<Span> none(operands.size());
-      if (!runStep(planned, none, nullptr, 0)) return false;  // an empty run only asks whether it is specialised
+      std::array<Span, kMaxOperands> none{};
+      if (!runStep(planned, none.data(), nullptr, 0)) return false;  // an empty run only asks whether it is specialised
       steps_.push_back(planned);
-      stepDTypes.push_back(s.dtype);
     }
-    if (steps_.empty() || stepDTypes.back() != outDType) return false;
+    if (steps_.empty() || steps_.back().step->dtype != outDType) return false;
+    const std::vector<int64_t> contiguous = ref::contiguousStrides(shape_);
+    plans_.reserve(inputs_.size());
     for (const Tensor& t : inputs_) {
       InputPlan p;
       p.dtype = t.dtype();
@@ -108,8 +114,8 @@ public:
         return false;
       }
       if (t.numel() == 1) p.kind = InputPlan::Kind::Constant;
-      else if (strides == ref::contiguousStrides(shape_)) p.kind = InputPlan::Kind::InPlace;
-      else p.loop.emplace(shape_, std::array{ref::contiguousStrides(shape_), strides});
+      else if (strides == contiguous) p.kind = InputPlan::Kind::InPlace;
+      else p.loop.emplace(shape_, std::array{contiguous, strides});
       plans_.push_back(std::move(p));
     }
     for (const PlannedStep& p : steps_)
@@ -126,9 +132,10 @@ public:
     size_t slot = static_cast<size_t>(std::min(total, kFusedChunk)) * 8;  // bytes of one chunk of any dtype
     parallelFor(chunks, kFusedChunk * static_cast<int64_t>(steps_.size()), [&](int64_t first, int64_t last) {
       std::unique_ptr<std::byte[]> scratch(new std::byte[(plans_.size() + steps_.size()) * slot]);
+      std::vector<Span> spans(plans_.size() + steps_.size());
       for (int64_t c = first; c < last; ++c) {
         int64_t begin = c * kFusedChunk, n = std::min(kFusedChunk, total - begin);
-        runChunk(begin, n, scratch.get(), slot, result + static_cast<size_t>(begin) * outSize);
+        runChunk(begin, n, scratch.get(), slot, spans.data(), result + static_cast<size_t>(begin) * outSize);
       }
     });
   }
@@ -165,23 +172,27 @@ private:
     return {buffer, 1};
   }
 
-  void runChunk(int64_t begin, int64_t n, std::byte* scratch, size_t slot, std::byte* result) const {
-    std::vector<Span> inputSpans(plans_.size()), stepSpans(steps_.size());
+  /// One chunk: `spans` holds one Span per input, then one per step.
+  void runChunk(int64_t begin, int64_t n, std::byte* scratch, size_t slot, Span* spans, std::byte* result) const {
+    Span* inputSpans = spans;
+    Span* stepSpans = spans + plans_.size();
     for (size_t k = 0; k < plans_.size(); ++k) inputSpans[k] = inputSpan(k, begin, n, scratch + k * slot);
     size_t literal = 0;
-    std::vector<Span> operands;
     for (size_t k = 0; k < steps_.size(); ++k) {
-      operands.clear();
-      for (const FusedOperand& o : steps_[k].step->operands) {
-        if (o.kind == FusedOperand::Kind::Input) operands.push_back(inputSpans[o.index]);
-        else if (o.kind == FusedOperand::Kind::Step) operands.push_back(stepSpans[o.index]);
-        else operands.push_back({literals_[literal++].data(), 0});
-      }
+      std::array<Span, kMaxOperands> operands{};
+      const std::vector<FusedOperand>& from = steps_[k].step->operands;
       // A step whose operands are all one value (scalars, literals) is computed once per chunk.
-      bool single = std::all_of(operands.begin(), operands.end(), [](const Span& o) { return o.stride == 0; });
+      bool single = true;
+      for (size_t i = 0; i < from.size(); ++i) {
+        const FusedOperand& o = from[i];
+        if (o.kind == FusedOperand::Kind::Input) operands[i] = inputSpans[o.index];
+        else if (o.kind == FusedOperand::Kind::Step) operands[i] = stepSpans[o.index];
+        else operands[i] = {literals_[literal++].data(), 0};
+        single &= operands[i].stride == 0;
+      }
       bool last = k + 1 == steps_.size();
       std::byte* out = last && !single ? result : scratch + (plans_.size() + k) * slot;
-      runStep(steps_[k], operands, out, single ? std::min<int64_t>(n, 1) : n);
+      runStep(steps_[k], operands.data(), out, single ? std::min<int64_t>(n, 1) : n);
       stepSpans[k] = {out, single ? 0 : 1};
       if (last && single) {
         size_t size = dtypeSize(steps_[k].step->dtype);
