@@ -7,6 +7,7 @@
 #include "passes/DeadCodeElimination.h"
 #include "passes/DomainReduction.h"
 #include "passes/Vectorisation.h"
+#include "passes/Fusion.h"
 
 namespace tempo {
 
@@ -26,6 +27,7 @@ const std::vector<PassFactory>& defaultFactories() {
       create<DomainReduction>,
       create<DeadCodeElimination>,
       create<Vectorisation>,
+      create<Fusion>,  // last: it hides the elementwise ops the other passes look at
   };
   return factories;
 }

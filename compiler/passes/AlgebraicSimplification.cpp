@@ -1,6 +1,7 @@
 #include "passes/AlgebraicSimplification.h"
 
 #include "passes/GraphRewrite.h"
+#include "passes/RecurrenceLift.h"
 
 
 namespace tempo {
@@ -11,7 +12,10 @@ std::string AlgebraicSimplification::description() const {
          "merge with a single unconditional branch. Using a table of such rules, this pass makes the readers "
          "of those nodes read x directly, composing the index expressions of the two reads (reading "
          "s[b] where s = identity(h[b, 0:T]) becomes reading h[b, 0:T]). Only exact rules are used, so the "
-         "program computes the same numbers with fewer nodes and fewer copies.";
+         "program computes the same numbers with fewer nodes and fewer copies. One rule goes further: a running "
+         "sum acc[t] = acc[t-1] + x[t] (starting at acc[0] = x[0]) that is only read at its end acc[T-1] becomes "
+         "sum(x[0:T], dim=0), one reduction instead of T sequential steps (the suffix sum read at acc[0] too); on "
+         "floats the reduction rounds once instead of after every step, so the last bits may differ.";
 }
 
 namespace {
@@ -39,7 +43,8 @@ RewriteRule binaryIdentity(std::string name, OpKind op, double c, bool commutes)
             if (n.op != op) return std::nullopt;
             if (auto r = passThrough(g, n, 0, 1, c)) return r;
             return commutes ? passThrough(g, n, 1, 0, c) : std::nullopt;
-          }};
+          },
+          {}};
 }
 
 /// The single input of `n` when `keeps(n, input type)` says the op leaves the value as it is.
@@ -50,7 +55,8 @@ RewriteRule unaryIdentity(std::string name, OpKind op, std::function<bool(const 
             TensorType in = g.readType(*x);
             if (!(in == n.type) || !keeps(n, in)) return std::nullopt;
             return *x;
-          }};
+          },
+          {}};
 }
 
 std::optional<Edge> doubleNegation(const Graph& g, const Node& n) {
@@ -101,7 +107,7 @@ const std::vector<RewriteRule>& algebraicRules() {
       binaryIdentity("x + 0 -> x", OpKind::Add, 0, true),
       binaryIdentity("x - 0 -> x", OpKind::Sub, 0, false),
       binaryIdentity("x / 1 -> x", OpKind::Div, 1, false),
-      {"neg(neg(x)) -> x", doubleNegation},
+      {"neg(neg(x)) -> x", doubleNegation, {}},
       unaryIdentity("identity(x) -> x", OpKind::Identity, [](const Node&, const TensorType&) { return true; }),
       unaryIdentity("cast(x) to its own dtype -> x", OpKind::Cast,
                     [](const Node& n, const TensorType& in) { return n.attrs.dtype == in.dtype; }),
@@ -111,7 +117,8 @@ const std::vector<RewriteRule>& algebraicRules() {
                     [](const Node&, const TensorType&) { return true; }),
       unaryIdentity("permute(x) keeping the axis order -> x", OpKind::Permute,
                     [](const Node& n, const TensorType&) { return isIdentityPerm(n.attrs.perm); }),
-      {"merge with one unconditional branch -> the branch", singleBranchMerge},
+      {"merge with one unconditional branch -> the branch", singleBranchMerge, {}},
+      {"running sum read only at its end -> sum over the window", {}, liftRunningSum},
   };
   return rules;
 }
@@ -124,6 +131,13 @@ void AlgebraicSimplification::run(Graph& graph, PassContext& context) {
     for (NodeId id : ids) {
       if (!graph.hasNode(id)) continue;
       for (const RewriteRule& rule : algebraicRules()) {
+        if (rule.rewrite) {
+          Node n = graph.node(id);
+          if (!rule.rewrite(graph, id, context.change)) continue;
+          context.change.notes.push_back(nodeLabel(n) + ": " + rule.name);
+          progress = true;
+          break;
+        }
         std::optional<Edge> value = rule.match(graph, graph.node(id));
         if (!value) continue;
         Node n = graph.node(id);

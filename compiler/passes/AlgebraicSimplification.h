@@ -5,9 +5,14 @@
 // dtype, a reshape or expand to the same shape, a permute that keeps the axis
 // order, a merge with a single unconditional branch — and makes the node's
 // readers read that value directly (composing the two reads' index atoms, see
-// GraphRewrite). Only rules that give exactly the same numbers are in the
-// table (`x + 0` can only turn a -0.0 into +0.0, which compares equal); no
-// rule reassociates floating-point arithmetic.
+// GraphRewrite). One structural rule builds a node instead: a running sum
+// read only at its end becomes a single reduction (RecurrenceLift.h). The
+// forwarding rules give exactly the same numbers (`x + 0` can only turn a
+// -0.0 into +0.0, which compares equal); the running-sum lift is exact on
+// integers but, on floats, sums in the reduction's order and precision
+// (f64, rounded once) instead of rounding after every step, so its result
+// can differ from the recurrence's in the last bits (it is the more
+// accurate of the two).
 #pragma once
 
 #include "pass/Pass.h"
@@ -18,11 +23,14 @@
 
 namespace tempo {
 
-/// One rewrite: `x * 1 -> x`. `match` returns the read (over the node's
-/// domain) that the node's value equals, or nullopt.
+/// One rewrite. A forwarding rule (`x * 1 -> x`) sets `match`, which returns
+/// the read (over the node's domain) that the node's value equals, or nullopt.
+/// A structural rule sets `rewrite` instead, which rewrites the graph around
+/// the node itself and returns true if it did.
 struct RewriteRule {
   std::string name;
   std::function<std::optional<Edge>(const Graph&, const Node&)> match;
+  std::function<bool(Graph&, NodeId, GraphChange&)> rewrite;
 };
 
 /// The rules, in the order they are tried.

@@ -1,6 +1,7 @@
 #include "graph/GraphExport.h"
 
 #include "graph/GraphStyle.h"
+#include "ops/FusedProgram.h"
 
 namespace tempo {
 
@@ -69,6 +70,10 @@ nlohmann::json graphToJson(const Graph& g) {
                           {"domain", n.domain},
                           {"loc", {{"line", n.loc.begin.line}, {"col", n.loc.begin.col},
                                    {"endLine", n.loc.end.line}, {"endCol", n.loc.end.col}}}});
+    if (n.op == OpKind::Fused) {
+      j["nodes"].back()["expr"] = fusedExpression(n.attrs.program);
+      j["nodes"].back()["fusedFrom"] = n.attrs.fusedFrom;
+    }
   }
   j["edges"] = json::array();
   for (const auto& [id, e] : g.edges()) {

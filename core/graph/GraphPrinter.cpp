@@ -5,7 +5,7 @@ namespace tempo {
 std::string printNode(const Graph& g, const Node& n, const PrintOptions& options) {
   std::string line = "%" + std::to_string(n.id);
   if (!n.name.empty()) line += " " + n.name;
-  line += " = " + std::string(opName(n.op)) + "(";
+  line += " = " + opLabel(n.op, n.attrs) + "(";
   auto ins = g.inputs(n.id);
   for (size_t i = 0; i < ins.size(); ++i) line += (i ? ", " : "") + ins[i]->str();
   line += ")";

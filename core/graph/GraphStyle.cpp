@@ -14,6 +14,7 @@ NodeStyle nodeStyleOf(OpKind op) {
     case OpClass::Movement:
     case OpClass::Identity: return {NodeShape::Cds, "#e9d5ff"};
     case OpClass::Merge: return {NodeShape::Diamond, "#fecaca"};
+    case OpClass::Fused: return {NodeShape::Box, "#fed7aa"};
   }
   return {NodeShape::Ellipse, "#ffffff"};
 }
@@ -45,7 +46,7 @@ std::string atomsString(const Edge& e) {
 }
 
 std::vector<std::string> nodeLabelLines(const Node& n) {
-  std::string head(opName(n.op));
+  std::string head = opLabel(n.op, n.attrs);
   if (n.op == OpKind::Constant || n.op == OpKind::EvalIndex) {  // `constant 16`, `eval_index t`
     std::string attrs = attrsString(n.op, n.attrs);
     head += " " + attrs.substr(attrs.find('=') + 1);

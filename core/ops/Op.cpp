@@ -1,5 +1,7 @@
 #include "ops/Op.h"
 
+#include "ops/FusedProgram.h"
+
 #include <array>
 #include <sstream>
 
@@ -56,6 +58,7 @@ constexpr std::array kOps = {
     OpInfo{OpKind::Cat, "cat", OpClass::Movement, -1},
     OpInfo{OpKind::Identity, "identity", OpClass::Identity, 1},
     OpInfo{OpKind::Merge, "merge", OpClass::Merge, -1},
+    OpInfo{OpKind::Fused, "fused", OpClass::Fused, -1},
 };
 
 const OpInfo& info(OpKind op) {
@@ -64,19 +67,19 @@ const OpInfo& info(OpKind op) {
   return kOps[0];
 }
 
-std::string formatNumber(double v) {
-  std::ostringstream os;
-  os.precision(9);
-  os << v;
-  return os.str();
-}
-
 std::string joinInts(const std::vector<int64_t>& v) {
   std::string s = "(";
   for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
   return s + ")";
 }
 }  // namespace
+
+std::string numberString(double v) {
+  std::ostringstream os;
+  os.precision(9);
+  os << v;
+  return os.str();
+}
 
 std::string_view opName(OpKind op) { return info(op).name; }
 
@@ -90,15 +93,25 @@ OpClass opClass(OpKind op) { return info(op).cls; }
 int opArity(OpKind op) { return info(op).arity; }
 bool isComparison(OpKind op) { return op >= OpKind::Lt && op <= OpKind::Ne; }
 
+bool isFusable(OpKind op) {
+  OpClass c = opClass(op);
+  return c == OpClass::Unary || c == OpClass::Binary || c == OpClass::Ternary || c == OpClass::Cast;
+}
+
+std::string opLabel(OpKind op, const OpAttrs& attrs) {
+  if (op == OpKind::Fused) return "fused[" + fusedExpression(attrs.program) + "]";
+  return std::string(opName(op));
+}
+
 std::string attrsString(OpKind op, const OpAttrs& a) {
   switch (op) {
-    case OpKind::Constant: return "value=" + formatNumber(a.value);
+    case OpKind::Constant: return "value=" + numberString(a.value);
     case OpKind::Load: return "path=\"" + a.displayPath + "\"";
     case OpKind::RandomNormal:
-      return "seed=" + std::to_string(a.seed) + ", mean=" + formatNumber(a.a) + ", std=" + formatNumber(a.b);
+      return "seed=" + std::to_string(a.seed) + ", mean=" + numberString(a.a) + ", std=" + numberString(a.b);
     case OpKind::RandomUniform:
-      return "seed=" + std::to_string(a.seed) + ", low=" + formatNumber(a.a) + ", high=" + formatNumber(a.b);
-    case OpKind::HashInit: return "key=" + std::to_string(a.seed) + ", scale=" + formatNumber(a.b);
+      return "seed=" + std::to_string(a.seed) + ", low=" + numberString(a.a) + ", high=" + numberString(a.b);
+    case OpKind::HashInit: return "key=" + std::to_string(a.seed) + ", scale=" + numberString(a.b);
     case OpKind::EvalIndex: return "index=" + (a.index ? a.index->str() : std::string("?"));
     case OpKind::ReduceSum:
     case OpKind::ReduceMax:
@@ -107,6 +120,11 @@ std::string attrsString(OpKind op, const OpAttrs& a) {
     case OpKind::Slice:
       return "axis=" + std::to_string(a.axis) + ", start=" + a.start.str() + ", stop=" + a.stop.str();
     case OpKind::Cat: return "axis=" + std::to_string(a.axis);
+    case OpKind::Fused: {
+      std::string s = "from=(";
+      for (size_t i = 0; i < a.fusedFrom.size(); ++i) s += (i ? ", %" : "%") + std::to_string(a.fusedFrom[i]);
+      return s + ")";
+    }
     case OpKind::Cast: return "dtype=" + std::string(dtypeName(a.dtype));
     case OpKind::Reshape:
     case OpKind::Expand: {

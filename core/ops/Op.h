@@ -45,9 +45,30 @@ enum class OpKind {
   Cat,            ///< concatenate inputs along attrs.axis
   Identity,       ///< copy of its single input
   Merge,          ///< ordered branches: the first input whose edge condition holds
+  Fused,          ///< a chain of elementwise ops run as one: attrs.program over its inputs (FusedProgram.h)
 };
 
-enum class OpClass { Source, Unary, Binary, Ternary, Cast, MatMul, Reduce, Movement, Identity, Merge };
+enum class OpClass { Source, Unary, Binary, Ternary, Cast, MatMul, Reduce, Movement, Identity, Merge, Fused };
+
+/// One operand of a fused step: input k of the fused node, the result of an
+/// earlier step k, or a scalar literal (a folded constant).
+struct FusedOperand {
+  enum class Kind { Input, Step, Literal };
+  Kind kind = Kind::Input;
+  int index = 0;             ///< Input, Step
+  double value = 0;          ///< Literal
+  DType dtype = DType::F32;  ///< Literal
+  bool operator==(const FusedOperand&) const = default;
+};
+
+/// One step of a fused program: an elementwise op (unary, binary, where) or a
+/// cast applied to its operands, giving a value of `dtype` (a cast's target).
+struct FusedStep {
+  OpKind op = OpKind::Add;
+  std::vector<FusedOperand> operands;
+  DType dtype = DType::F32;
+  bool operator==(const FusedStep&) const = default;
+};
 
 struct OpAttrs {
   double value = 0;               ///< Constant
@@ -63,6 +84,8 @@ struct OpAttrs {
   IndexExpr start, stop;          ///< Slice
   std::vector<IndexExpr> shape;   ///< Reshape, Expand: the target shape
   DType dtype = DType::F32;       ///< Cast: the target dtype
+  std::vector<FusedStep> program; ///< Fused: the steps in order; the last one is the result
+  std::vector<int> fusedFrom;     ///< Fused: ids of the nodes it replaced (for drawing them as one box)
   bool operator==(const OpAttrs&) const = default;
 };
 
@@ -72,7 +95,13 @@ OpClass opClass(OpKind op);
 /// Number of inputs the op takes; -1 for variadic (Cat: >= 1, Merge: >= 1).
 int opArity(OpKind op);
 bool isComparison(OpKind op);                  ///< Lt..Ne: result is bool
+/// True for the ops a fused program may contain: unary, binary, where, cast.
+bool isFusable(OpKind op);
 /// The attributes that matter for `op`, printed as `k=v, ...` ("" if none).
 std::string attrsString(OpKind op, const OpAttrs& attrs);
+/// A number as attributes print it (9 significant digits: `0.5`, `1e-05`).
+std::string numberString(double v);
+/// The op as the SDG text form shows it: its name, or `fused[in0 * in1 + 2]` for a fused node.
+std::string opLabel(OpKind op, const OpAttrs& attrs);
 
 }  // namespace tempo

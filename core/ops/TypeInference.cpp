@@ -138,6 +138,33 @@ TypeResult cat(const OpAttrs& attrs, const std::vector<TensorType>& in) {
   return out;
 }
 
+TypeResult fused(const OpAttrs& attrs, const std::vector<TensorType>& in) {
+  if (attrs.program.empty()) return std::string("fused: the program has no steps");
+  std::vector<TensorType> steps;
+  for (size_t k = 0; k < attrs.program.size(); ++k) {
+    const FusedStep& step = attrs.program[k];
+    std::string where = "fused: step " + std::to_string(k) + " (" + std::string(opName(step.op)) + ")";
+    if (!isFusable(step.op)) return where + " is not an elementwise op";
+    std::vector<TensorType> operands;
+    for (const FusedOperand& o : step.operands) {
+      size_t limit = o.kind == FusedOperand::Kind::Input ? in.size() : steps.size();
+      if (o.kind != FusedOperand::Kind::Literal && (o.index < 0 || static_cast<size_t>(o.index) >= limit))
+        return where + " reads operand " + std::to_string(o.index) + " that does not exist";
+      if (o.kind == FusedOperand::Kind::Input) operands.push_back(in[o.index]);
+      else if (o.kind == FusedOperand::Kind::Step) operands.push_back(steps[o.index]);
+      else operands.push_back(TensorType{o.dtype, {}});
+    }
+    OpAttrs stepAttrs;
+    stepAttrs.dtype = step.dtype;
+    TypeResult t = inferType(step.op, stepAttrs, operands);
+    if (auto* error = std::get_if<std::string>(&t)) return where + ": " + *error;
+    if (std::get<TensorType>(t).dtype != step.dtype)
+      return where + " declares " + std::string(dtypeName(step.dtype)) + " but gives " + std::get<TensorType>(t).str();
+    steps.push_back(std::get<TensorType>(t));
+  }
+  return steps.back();
+}
+
 }  // namespace
 
 std::optional<std::vector<IndexExpr>> broadcastShapes(const std::vector<IndexExpr>& a,
@@ -181,6 +208,7 @@ TypeResult inferType(OpKind op, const OpAttrs& attrs, const std::vector<TensorTy
     case OpClass::Cast: return TensorType{attrs.dtype, in[0].shape};
     case OpClass::MatMul: return matmul(in);
     case OpClass::Reduce: return reduce(op, attrs, in[0]);
+    case OpClass::Fused: return fused(attrs, in);
     case OpClass::Merge:
       for (size_t i = 1; i < in.size(); ++i)
         if (!(in[i] == in[0]))

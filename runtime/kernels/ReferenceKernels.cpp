@@ -47,6 +47,7 @@ Tensor compute(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& in, D
     case OpClass::MatMul: return evalMatMul(in[0], in[1]);
     case OpClass::Reduce: return evalReduce(op, in[0], attrs.axes, attrs.keepDims);
     case OpClass::Identity: return in[0];
+    case OpClass::Fused: return evalFused(attrs.program, in);
     case OpClass::Movement: break;
     case OpClass::Source:
     case OpClass::Merge:

@@ -31,6 +31,8 @@
 //   gives -inf (the lowest integer for integer dtypes), reduce_sum gives 0. reshape and identity return a tensor sharing the input's buffer.
 // - slice takes [start, stop) of attrs.axis (constant IndexExprs with
 //   0 <= start <= stop <= size); cat concatenates along attrs.axis.
+// - fused runs attrs.program step by step with the kernels above (each step
+//   rounds exactly like the op it replaced); literals are scalars of their dtype.
 //
 // Every result is checked against the node's declared dtype and shape;
 // malformed inputs or attributes throw std::invalid_argument.

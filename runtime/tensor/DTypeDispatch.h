@@ -58,4 +58,14 @@ T fromDouble(double v) {
   }
 }
 
+/// One element of a cast (Tensor::converted): integers to integers wrap like
+/// NumPy, anything to bool is `!= 0`, everything else goes through fromDouble.
+template <class From, class To>
+To convertElement(From v) {
+  if constexpr (std::is_same_v<From, To>) return v;
+  else if constexpr (std::is_integral_v<From> && std::is_integral_v<To>)
+    return std::is_same_v<To, bool> ? To(v != 0) : static_cast<To>(v);
+  else return fromDouble<To>(static_cast<double>(v));
+}
+
 }  // namespace tempo

@@ -122,12 +122,7 @@ Tensor Tensor::converted(DType to) const {
     const From* src = data<From>();
     visitDType(to, [&]<class To>() {
       To* dst = out.data<To>();
-      for (int64_t i = 0; i < numel_; ++i) {
-        if constexpr (std::is_same_v<From, To>) dst[i] = src[i];
-        else if constexpr (std::is_integral_v<From> && std::is_integral_v<To>)
-          dst[i] = std::is_same_v<To, bool> ? To(src[i] != 0) : static_cast<To>(src[i]);  // wraps like NumPy
-        else dst[i] = fromDouble<To>(static_cast<double>(src[i]));
-      }
+      for (int64_t i = 0; i < numel_; ++i) dst[i] = convertElement<From, To>(src[i]);
     });
   });
   return out;

@@ -3,6 +3,7 @@
 
 #include "kernels/ReferenceKernels.h"
 #include "kernels/cpu/Elementwise.h"
+#include "kernels/cpu/Fused.h"
 #include "kernels/cpu/Matmul.h"
 #include "kernels/cpu/Movement.h"
 #include "kernels/cpu/Reduce.h"
@@ -12,7 +13,7 @@
 namespace tempo::cpu {
 namespace {
 
-std::optional<Tensor> fast(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& in,
+std::optional<Tensor> fast(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& in, DType outDType,
                            const std::vector<int64_t>& outShape) {
   int arity = opArity(op);
   if (arity >= 0 && in.size() != static_cast<size_t>(arity)) return std::nullopt;
@@ -23,6 +24,7 @@ std::optional<Tensor> fast(OpKind op, const OpAttrs& attrs, const std::vector<Te
     case OpClass::MatMul: return matmul(in[0], in[1]);
     case OpClass::Reduce: return reduce(op, in[0], attrs.axes, attrs.keepDims);
     case OpClass::Identity: return in[0];
+    case OpClass::Fused: return fused(attrs.program, in, outDType, outShape);
     case OpClass::Movement:
       if (op == OpKind::Permute) return permute(in[0], attrs.perm);
       if (op == OpKind::Expand) return expand(in[0], outShape);
@@ -39,7 +41,7 @@ Tensor evalOp(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& inputs
   std::optional<Tensor> result;
   for (int64_t d : outShape)
     if (d < 0) return ref::evalOp(op, attrs, inputs, outDType, outShape);
-  result = fast(op, attrs, inputs, outShape);
+  result = fast(op, attrs, inputs, outDType, outShape);
   // Anything unspecialised or not matching the declared type: the reference computes it or throws its error.
   if (!result || result->dtype() != outDType || result->shape() != outShape)
     return ref::evalOp(op, attrs, inputs, outDType, outShape);

@@ -3,7 +3,8 @@
 // Same contract as ref::evalOp (kernels/ReferenceKernels.h) — same inputs,
 // same result dtype/shape checks, same errors — but fast: elementwise ops
 // (Elementwise.h), reductions (Reduce.h) and permute/expand (Movement.h)
-// are vectorised loops split over both cores, f32/f64 matmul is OpenBLAS
+// are vectorised loops split over both cores, a fused node's program runs
+// in one chunked pass over its output (Fused.h), f32/f64 matmul is OpenBLAS
 // (Matmul.h), reshape and identity share the input buffer. What is not
 // specialised runs the reference kernel: cast, slice and cat (already
 // single-pass loops / memcpy), integer div and pow (they can throw),
