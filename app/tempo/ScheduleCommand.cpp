@@ -1,5 +1,7 @@
 #include "tempo/ScheduleCommand.h"
 
+#include "executor/MemoryPlacement.h"
+#include "executor/SwapPlacement.h"
 #include "schedule/LoopAstJson.h"
 #include "schedule/Scheduler.h"
 #include "tempo/Cli.h"
@@ -55,10 +57,19 @@ CLI::App* addScheduleCommand(CLI::App& app, ScheduleOptionsCli& options) {
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   cmd->add_flag("--fallback", options.fallback, "Use the simple fallback schedule instead of isl's scheduler");
+  cmd->add_option("--memory-budget", options.memoryBudget,
+                  "Add swap_out / swap_in statements to stay under BYTES (k/M/G suffixes) at the default bounds")
+      ->type_name("BYTES");
   return cmd;
 }
 
 int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostream& err) {
+  std::optional<int64_t> budget;
+  if (!options.memoryBudget.empty() && !(budget = parseByteSize(options.memoryBudget))) {
+    err << "tempo schedule: --memory-budget '" << options.memoryBudget
+        << "': expected bytes, e.g. 4096, 64k, 1.5M, 2G\n";
+    return kExitUsage;
+  }
   FrontendResult program = compileReporting(options.file, err);
   if (!program.ok()) return kExitProgramErrors;
   const Graph& g = program.graph;
@@ -78,8 +89,37 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
   if (r.usedFallback && !options.fallback)
     err << options.file << ": note: isl's scheduler was not used (" << r.fallbackReason
         << "); printing the fallback schedule\n";
-  if (options.format == "json") out << scheduleToJson(g, r).dump(2) << "\n";
-  else out << printLoopProgram(g, r.program);
+  r.program = placeMemory(g, r.program);
+  std::optional<SwapPlan> swaps;
+  if (budget) {
+    std::string error;
+    std::optional<SymbolEnv> bounds = resolveBounds(g, {}, error);
+    if (!bounds) {
+      err << "tempo schedule: --memory-budget needs a value for every bound: " << error << "\n";
+      return kExitUsage;
+    }
+    swaps = placeSwaps(g, r.program, *bounds, *budget);
+    r.program = swaps->program;
+  }
+  if (options.format == "json") {
+    nlohmann::json j = scheduleToJson(g, r);
+    if (swaps)
+      j["memoryBudget"] = {{"budget", swaps->budget}, {"met", swaps->met()}, {"predictedPeak", swaps->predictedPeak},
+                           {"swaps", swaps->swaps}, {"unmet", swaps->unmet}};
+    out << j.dump(2) << "\n";
+  } else {
+    out << printLoopProgram(g, r.program);
+    if (swaps) {
+      std::string report = swaps->report();
+      for (size_t at = 0; at < report.size();) {
+        size_t end = report.find('\n', at);
+        out << "# " << report.substr(at, end - at) << "\n";
+        at = end + 1;
+      }
+    }
+  }
+  if (swaps && !swaps->met())
+    err << options.file << ": warning: the memory budget cannot be met at the default bounds\n";
   out << std::flush;
   return kExitOk;
 }

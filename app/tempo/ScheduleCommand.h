@@ -20,6 +20,7 @@ struct ScheduleOptionsCli {
   std::string file;
   std::string format = "text";
   bool fallback = false;
+  std::string memoryBudget;  ///< "" = none; else bytes with an optional k/M/G suffix (at the default bounds)
 };
 
 /// Registers the `schedule` subcommand on `app`, filling `options` when parsed.

@@ -24,4 +24,11 @@ const Tensor& SourceArrays::get(const Node& n, const std::vector<int64_t>& domai
   return arrays_.emplace(n.id, std::move(whole)).first->second;
 }
 
+void SourceArrays::release(NodeId id) {
+  auto it = arrays_.find(id);
+  if (it == arrays_.end()) return;
+  if (tracker_) tracker_->release(id, static_cast<int64_t>(it->second.nbytes()));
+  arrays_.erase(it);
+}
+
 }  // namespace tempo

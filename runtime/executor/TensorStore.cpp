@@ -102,10 +102,13 @@ void TensorStore::allocate() {
 }
 
 void TensorStore::free() {
-  if (state_ == State::Swapped) {
-    if (ctx_.tracker) ctx_.tracker->swapIn(ctx_.node, bytes_);
+  if (state_ == State::Swapped) {  // dropped from the swap area without coming back
+    if (ctx_.tracker) ctx_.tracker->releaseSwapped(bytes_);
+    slots_.swap(swapArea_);
+  } else if (ctx_.tracker && bytes_ > 0) {
+    ctx_.tracker->release(ctx_.node, bytes_);
   }
-  if (ctx_.tracker && bytes_ > 0) ctx_.tracker->release(ctx_.node, bytes_);
+  swapArea_.clear();
   for (Slot& s : slots_) s = Slot{};
   bytes_ = 0;
   state_ = State::Freed;
@@ -114,12 +117,14 @@ void TensorStore::free() {
 void TensorStore::swapOut() {
   if (state_ != State::Open) return;
   if (ctx_.tracker) ctx_.tracker->swapOut(ctx_.node, bytes_);
+  swapArea_.swap(slots_);  // the values move to the swap area; slots_ is empty until swapIn
   state_ = State::Swapped;
 }
 
 void TensorStore::swapIn() {
   if (state_ != State::Swapped) return;
   if (ctx_.tracker) ctx_.tracker->swapIn(ctx_.node, bytes_);
+  slots_.swap(swapArea_);
   state_ = State::Open;
 }
 

@@ -16,6 +16,7 @@
 #include "executor/StoragePlan.h"
 #include "tensor/Tensor.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -55,11 +56,11 @@ public:
 
   void allocate();  ///< (re)opens a freed store; a fresh store is open already
   void free();      ///< drops every value; reads and writes fail until allocate()
-  void swapOut();   ///< values stay on the host but count as swapped; reads fail until swapIn()
+  void swapOut();   ///< values move to the store's host swap area (counted as swapped); reads fail until swapIn()
   void swapIn();
 
   int64_t bytes() const { return bytes_; }
-  size_t slotCount() const { return slots_.size(); }
+  size_t slotCount() const { return std::max(slots_.size(), swapArea_.size()); }
   const StoreContext& context() const { return ctx_; }
 
 protected:
@@ -85,6 +86,7 @@ private:
 
   StoreContext ctx_;
   std::vector<Slot> slots_;
+  std::vector<Slot> swapArea_;  ///< the slots while swapped out (empty otherwise)
   State state_ = State::Open;
   int64_t bytes_ = 0;
 };
