@@ -182,8 +182,16 @@ void Executor::execute(const std::vector<Stmt>& body) {
         sources_->release(s.node);
         ++stats_.memoryStatements;
         break;
-      case Stmt::Kind::SwapOut: storeOf(s.node, "swap_out").swapOut(), ++stats_.memoryStatements; break;
-      case Stmt::Kind::SwapIn: storeOf(s.node, "swap_in").swapIn(), ++stats_.memoryStatements; break;
+      case Stmt::Kind::SwapOut:
+        storeOf(s.node, "swap_out").swapOut();
+        sources_->swapOut(s.node);
+        ++stats_.memoryStatements;
+        break;
+      case Stmt::Kind::SwapIn:
+        sources_->swapIn(s.node);
+        storeOf(s.node, "swap_in").swapIn();
+        ++stats_.memoryStatements;
+        break;
     }
   }
 }

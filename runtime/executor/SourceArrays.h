@@ -27,6 +27,9 @@ public:
 
   /// Drops the array of node `id` (its store was freed); a later get() builds it again.
   void release(NodeId id);
+  /// Moves the array of `id` to the swap area and back (with its store's SwapOut / SwapIn).
+  void swapOut(NodeId id);
+  void swapIn(NodeId id);
 
   /// The array of node `id` if it was built already, else nullptr.
   const Tensor* find(NodeId id) const {
@@ -37,6 +40,7 @@ public:
 private:
   MemoryTracker* tracker_;
   std::map<NodeId, Tensor> arrays_;
+  std::map<NodeId, Tensor> swapped_;  ///< arrays swapped out with their node's store
 };
 
 }  // namespace tempo

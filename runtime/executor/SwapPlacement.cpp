@@ -65,7 +65,9 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
   std::vector<std::set<NodeId>> executed(top.size());
   for (size_t i = 0; i < top.size(); ++i) executedNodes({top[i]}, executed[i]);
   std::map<NodeId, Candidate> candidates;
+  std::map<NodeId, size_t> outputAllocs;  ///< top-level index of each output's Alloc
   for (size_t i = 0; i < top.size(); ++i) {
+    if (const auto* a = top[i].as<AllocStmt>(); a && outputs.count(a->node)) outputAllocs[a->node] = i;
     if (const auto* a = top[i].as<AllocStmt>(); a && !outputs.count(a->node))
       candidates[a->node] = {a->node, i, top.size(), {}, a->bytes, before.allocated[a->node]};
     if (const auto* f = top[i].as<FreeStmt>(); f && candidates.count(f->node)) candidates[f->node].free = i;
@@ -110,14 +112,14 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
       for (const auto& [id, c] : candidates)
         if (c.alloc < p && c.free > p && std::binary_search(c.uses.begin(), c.uses.end(), p))
           used += (used.empty() ? "" : ", ") + label(g, id) + " " + std::to_string(c.value) + " B";
-      for (NodeId o : outputs)
-        if (before.allocated.count(o))
-          used += (used.empty() ? "" : ", ") + label(g, o) + " " + std::to_string(before.allocated.at(o)) +
+      for (const auto& [o, at] : outputAllocs)
+        if (at < p)
+          used += (used.empty() ? "" : ", ") + label(g, o) + " " + std::to_string(before.allocated[o]) +
                   " B (an output)";
       int64_t inside = before.peakDuring[p] - before.liveBefore[p];
       plan.unmet.push_back("statement " + std::to_string(p) + " `" + headline(g, top[p]) + "` peaks at " +
                            std::to_string(before.peakDuring[p] - saved[p]) + " B: " + std::to_string(inside) +
-                           " B are allocated inside it, and the stores live around it cannot be swapped out (" +
+                           " B are allocated inside it, and the stores live around it are used by it or are outputs (" +
                            (used.empty() ? "none" : used) + ")");
     }
   }
