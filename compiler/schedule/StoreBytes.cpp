@@ -1,6 +1,7 @@
 #include "schedule/StoreBytes.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace tempo {
 
@@ -114,9 +115,16 @@ StoreBytes& StoreBytes::operator+=(const StoreBytes& other) {
 }
 
 int64_t StoreBytes::evaluate(const SymbolEnv& env) const {
-  SymbolEnv e = env;
+  std::optional<SymbolEnv> scratch;  // copied only for a term that enumerates dims
   int64_t sum = 0;
-  for (const StoreBytesTerm& t : terms_) sum += total(t, e, 0);
+  for (const StoreBytesTerm& t : terms_) {
+    if (t.summed.empty() && t.maxed.empty()) {
+      sum += product(t, env);
+    } else {
+      if (!scratch) scratch = env;
+      sum += total(t, *scratch, 0);
+    }
+  }
   return sum;
 }
 
