@@ -4,6 +4,7 @@
 #include "init/SourceArray.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace tempo {
@@ -127,17 +128,61 @@ private:
         for (const Site& s : it->second) uses.push_back(&s.path);
     StoreSpec spec = specOf(n.id);
     size_t depth = 0;
+    std::map<std::string, IndexExpr> pinned;
     if (spec.kind == StoreKind::Point) depth = commonDepth(uses);
     if (spec.kind == StoreKind::Circular) depth = std::min(commonDepth(uses), circularLoopDepth(n, own, spec.dim));
-    if (isWholeArraySource(n.op)) depth = 0;  // its whole array is built once: freeing it in a loop would rebuild it
+    if (spec.kind == StoreKind::Whole && !outputs_.count(n.id)) depth = wholeDepth(n, own, commonDepth(uses), pinned);
+    if (isWholeArraySource(n.op)) depth = 0, pinned.clear();  // its array is built once: freeing it in a loop rebuilds it
+    if (spec.kind != StoreKind::Whole) pinned = pinnedDims(n, own, spec, depth);
     const Path& first = *uses.front();
     Path list(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(depth));
     size_t lo = SIZE_MAX, hi = 0;
     for (const Path* p : uses) lo = std::min(lo, (*p)[depth].index), hi = std::max(hi, (*p)[depth].index);
-    StoreBytes bytes = storeBytes(g_, n, spec, pinnedDims(n, own, spec, depth));
+    StoreBytes bytes = storeBytes(g_, n, spec, pinned);
     ListEdits& edits = edits_[list];
     edits.before[lo].push_back({n.id, LoopStmt{AllocStmt{n.id, bytes}}});
     if (!outputs_.count(n.id)) edits.after[hi].push_back({n.id, LoopStmt{FreeStmt{n.id, bytes}}});
+  }
+
+  /// How deep a whole store can live: down through the Ifs and the loops
+  /// around all its uses, as long as each loop pins one of its dims (see
+  /// pinsDim: its values then never cross the loop's iterations); `pinned`
+  /// gets each such dim with its loop variable.
+  size_t wholeDepth(const Node& n, const std::vector<Site>& own, size_t common,
+                    std::map<std::string, IndexExpr>& pinned) const {
+    size_t depth = 0;
+    for (; depth < common; ++depth) {
+      const ForStmt* loop = nullptr;
+      for (const auto& [f, d] : own.front().loops)
+        if (d == depth) loop = f;
+      if (!loop) continue;  // an If around every use
+      std::optional<size_t> k = pinsDim(n, own, loop);
+      if (!k) break;
+      pinned.emplace(n.domain[*k], IndexExpr::dim(loop->var));
+    }
+    return depth;
+  }
+
+  /// A dim k of `n` that `loop`'s variable is at every write of n and at every
+  /// read (each reader reads coordinate k at its own same-named coordinate,
+  /// which is the loop variable wherever it runs).
+  std::optional<size_t> pinsDim(const Node& n, const std::vector<Site>& own, const ForStmt* loop) const {
+    for (size_t k = 0; k < n.domain.size(); ++k) {
+      bool ok = std::all_of(own.begin(), own.end(), [&](const Site& s) { return isLoopVar(s.exec->point[k], loop); });
+      for (const Edge* e : g_.users(n.id)) {
+        if (!ok) break;
+        if (e->index.size() != n.domain.size() || e->index[k].isSlice()) { ok = false; break; }
+        auto sym = e->index[k].start.asSymbol();
+        const Node& c = g_.node(e->consumer);
+        auto at = sym ? std::find(c.domain.begin(), c.domain.end(), sym->name) : c.domain.end();
+        if (at == c.domain.end()) { ok = false; break; }
+        size_t ci = static_cast<size_t>(at - c.domain.begin());
+        if (auto it = sites_.find(c.id); it != sites_.end())
+          for (const Site& s : it->second) ok = ok && isLoopVar(s.exec->point[ci], loop);
+      }
+      if (ok) return k;
+    }
+    return std::nullopt;
   }
 
   /// Depth of the step to the loop over the circular dim (the planner checked that it encloses every use).
@@ -147,12 +192,11 @@ private:
     return 0;
   }
 
-  /// The dims that the loops around the placement level fix, as the same
-  /// expression at every exec of `n` (a whole store pins nothing).
+  /// For a point or circular store: the dims that the loops around the
+  /// placement level fix, as the same expression at every exec of `n`.
   std::map<std::string, IndexExpr> pinnedDims(const Node& n, const std::vector<Site>& own, const StoreSpec& spec,
                                               size_t depth) const {
     std::map<std::string, IndexExpr> pinned;
-    if (spec.kind == StoreKind::Whole) return pinned;
     std::set<std::string> scope;
     for (const auto& [f, d] : own.front().loops)
       if (d < depth) scope.insert(f->var);

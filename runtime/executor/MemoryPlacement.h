@@ -5,8 +5,10 @@
 // statement that uses it (writes it or reads it) and a `free` right after the
 // last statement that uses it — "free after the last reader" — in one chosen
 // statement list (the placement level):
-//  - a whole store lives at the top level (its values are read across loop
-//    iterations: a store over (b, t) is never allocated inside the loop over t);
+//  - a whole store lives at the top level, or inside the loops around all its
+//    uses that each pin one of its dims (every write and every read of
+//    coordinate b happens in iteration b): attention's k over (b, t), read as
+//    k[b, 0:t+1], lives inside the loop over b, never inside the loop over t;
 //  - a point store lives in the innermost statement list that holds all its
 //    writes and reads (the planner proved every read is of the point written in
 //    the same iteration), so it is allocated and freed once per iteration;

@@ -11,6 +11,7 @@
 #include "executor/StoragePlanner.h"
 #include "frontend/Frontend.h"
 #include "pass/PassRegistry.h"
+#include "schedule/Scheduler.h"
 #include "support/GoldenFiles.h"
 
 #include <gtest/gtest.h>
@@ -109,6 +110,35 @@ TEST(Memory, OutputsAreNeverFreedAndWholeStoresLiveAtTheTop) {
         if (spec.kind == StoreKind::Whole)
           EXPECT_EQ(printLoopProgram(p.graph, LoopProgram{{s}}).find("alloc %" + std::to_string(id) + " "),
                     std::string::npos);
+}
+
+TEST(Memory, AWholeStoreLivesInsideTheLoopThatPinsOneOfItsDimsNeverInsideTheLoopOverTime) {
+  std::string text = std::regex_replace(
+      testing::readFile(testing::sourceDir() / "resources" / "examples" / "attention_causal.tpo"),
+      std::regex(R"(load\("[^"]*"\))"), "normal(seed=1)");
+  FrontendResult f = compileSource(text, "attention_causal.tpo", ".");
+  ASSERT_TRUE(f.ok()) << f.renderedDiagnostics();
+  const Graph& g = f.graph;
+  IslContext isl;
+  LoopProgram schedule = scheduleGraph(g, isl);
+  StoragePlan stores = chooseStores(g, schedule);
+  LoopProgram loops = placeMemory(g, schedule, stores);
+  std::string printed = printLoopProgram(g, loops);
+  NodeId k = -1;
+  for (const auto& [id, n] : g.nodes())
+    if (n.name == "k") k = id;
+  ASSERT_EQ(stores.at(k).kind, StoreKind::Whole);
+  // k over (b, t) is read as k[b, 0:t+1]: one b at a time, every t of it.
+  std::string label = "%" + std::to_string(k) + " k  (32*T bytes)\n";
+  EXPECT_NE(printed.find("for c0 in 0..B:\n  alloc " + label), std::string::npos) << printed;
+  EXPECT_NE(printed.find("\n  free " + label), std::string::npos) << printed;
+  SymbolEnv bounds = defaults(g);
+  Executor ex(g, loops, ExecutorOptions{bounds, planStorage(g, loops, bounds)});
+  ex.run();
+  EXPECT_EQ(ex.memory().nodePeakBytes(k), 32 * bounds.at("T"));  // never B * T
+  int64_t predicted = predictMemory(loops, bounds).peakBytes;
+  EXPECT_LE(ex.stats().peakBytes, predicted);
+  EXPECT_GE(static_cast<double>(ex.stats().peakBytes), 0.9 * static_cast<double>(predicted));
 }
 
 TEST(Memory, ReadingAFreedStoreIsAnExecErrorNamingTheNodeAndPoint) {
