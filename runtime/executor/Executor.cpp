@@ -98,6 +98,7 @@ void Executor::compile(const LoopBody& body, std::vector<Stmt>& out, std::vector
             if constexpr (requires { m.bytes; }) {
               checkNode(m.node, names[k]);
               c.node = m.node;
+              if (c.kind == Stmt::Kind::Alloc) allocated_.insert(m.node);
             }
           },
           s.node);
@@ -116,6 +117,7 @@ void Executor::resetStores() {
       if (auto it = plan_->find(static_cast<int>(id)); it != plan_->end()) spec = &it->second;
     stores_[id] = makeStore(spec, {static_cast<int>(id), nodeLabel(p.node()), p.node().domain, p.domainBounds(),
                                    memory_.get()});
+    if (allocated_.count(static_cast<int>(id))) stores_[id]->markUnallocated();
   }
 }
 

@@ -6,7 +6,8 @@
 // node into a NodeProgram. `run()` walks the loop AST: a For evaluates its
 // bounds and iterates its variable, an If its guard, an Exec computes one
 // node at one point from its producers' stores and writes its own store,
-// Alloc/Free/SwapOut/SwapIn open, drop and move a node's store (Free also
+// Alloc/Free/SwapOut/SwapIn open, drop and move a node's store (a store the
+// program allocates is closed until its first Alloc runs; Free also
 // drops a loaded source's whole array; the bytes written in the memory
 // statements are the planner's prediction and are not read here: the measured
 // bytes are what the stores hold). Each node's
@@ -30,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -94,6 +96,7 @@ private:
   std::unique_ptr<MemoryTracker> memory_;
   std::unique_ptr<SourceArrays> sources_;
   StoreTable stores_;
+  std::set<int> allocated_;  ///< nodes the program allocates: their stores start unallocated
   std::vector<int64_t> point_;
   ExecStats stats_;
 };

@@ -54,7 +54,9 @@ std::string TensorStore::evictedReason(const Point& other) const {
 
 void TensorStore::write(const Point& p, Tensor value) {
   if (state_ != State::Open)
-    fail(p, state_ == State::Freed ? "write after free" : "write while swapped out");
+    fail(p, state_ == State::Freed         ? "write after free"
+            : state_ == State::Unallocated ? "write before the store was allocated"
+                                           : "write while swapped out");
   checkInDomain(p);
   Slot& s = slots_[slotOf(p)];
   int64_t add = static_cast<int64_t>(value.nbytes());
@@ -80,6 +82,7 @@ bool TensorStore::undefinedAt(const Point& p) const { return holds(p) && slots_[
 
 const Tensor& TensorStore::read(const Point& p) const {
   if (state_ == State::Freed) fail(p, "read after the store was freed");
+  if (state_ == State::Unallocated) fail(p, "read before the store was allocated");
   if (state_ == State::Swapped) fail(p, "read while the store is swapped out");
   checkInDomain(p);
   const Slot& s = slots_[slotOf(p)];
@@ -98,7 +101,11 @@ bool TensorStore::holds(const Point& p) const {
 }
 
 void TensorStore::allocate() {
-  if (state_ == State::Freed) state_ = State::Open;
+  if (state_ == State::Freed || state_ == State::Unallocated) state_ = State::Open;
+}
+
+void TensorStore::markUnallocated() {
+  if (bytes_ == 0 && state_ == State::Open) state_ = State::Unallocated;
 }
 
 void TensorStore::free() {

@@ -54,7 +54,9 @@ public:
   bool undefinedAt(const Point& p) const;
   bool holds(const Point& p) const;
 
-  void allocate();  ///< (re)opens a freed store; a fresh store is open already
+  void allocate();  ///< opens an unallocated or freed store; a fresh store is open unless markUnallocated()
+  /// For a store the schedule allocates: reads and writes fail until allocate().
+  void markUnallocated();
   void free();      ///< drops every value; reads and writes fail until allocate()
   void swapOut();   ///< values move to the store's host swap area (counted as swapped); reads fail until swapIn()
   void swapIn();
@@ -80,7 +82,7 @@ private:
     bool full = false;
     bool undefined = false;
   };
-  enum class State { Open, Freed, Swapped };
+  enum class State { Open, Unallocated, Freed, Swapped };
   void checkInDomain(const Point& p) const;
   [[noreturn]] void fail(const Point& p, const std::string& why) const;
 

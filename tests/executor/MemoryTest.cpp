@@ -166,6 +166,22 @@ TEST(Memory, ReadingAFreedStoreIsAnExecErrorNamingTheNodeAndPoint) {
   }
 }
 
+TEST(Memory, WritingBeforeTheAllocIsAnExecError) {
+  CompiledProgram p = compileWithoutFiles(testing::sourceDir() / "resources" / "examples" / "small" / "running_sum.tpo");
+  LoopProgram late = p.loops;  // every top-level Alloc moved to the end
+  LoopBody allocs, rest;
+  for (LoopStmt& s : late.body) (s.as<AllocStmt>() ? allocs : rest).push_back(s);
+  rest.insert(rest.end(), allocs.begin(), allocs.end());
+  late.body = rest;
+  Executor ex(p.graph, late, ExecutorOptions{defaults(p.graph), p.stores});
+  try {
+    ex.run();
+    FAIL() << "expected an ExecError";
+  } catch (const ExecError& e) {
+    EXPECT_NE(std::string(e.what()).find("write before the store was allocated"), std::string::npos) << e.what();
+  }
+}
+
 /// w is produced first and read only after a loop whose stores are large: a budget can swap it out over the loop.
 const char* kSwapProgram = R"(
 dim t < T
