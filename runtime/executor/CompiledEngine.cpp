@@ -28,7 +28,8 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& b
   LoopProgram loops;
   if (options.planStorage) {
     plan = program.stores;
-    for (auto& [id, spec] : plan) spec.predictedBytes = predictStoreBytes(program.graph, program.graph.node(id), spec, values);
+    for (auto& [id, spec] : plan)
+      spec.predictedBytes = predictStoreBytes(program.graph, program.graph.node(id), spec, values);
     loops = program.loops;
     if (options.memoryBudget) {
       r.swapPlan = placeSwaps(program.graph, loops, values, *options.memoryBudget);
