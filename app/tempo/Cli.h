@@ -2,10 +2,10 @@
 //
 // `runCli` parses argv with CLI11 and dispatches to one of the subcommands —
 // `check` (compile a program and its data files, report diagnostics),
-// `run` (evaluate every output with the compiled or the reference engine,
-// print and optionally save them as .npy), `graph` (the SDG as text, DOT,
+// `run` (evaluate every output with the compiled engine — the default — or
+// the reference one, print and optionally save them as .npy), `graph` (the SDG as text, DOT,
 // JSON, SVG or PNG), `compile` (the pass pipeline, pass by pass) and
-// `schedule` (the parametric isl schedule as loops or JSON). Normal output goes to `out`, diagnostics and errors to `err`; no
+// `schedule` (the parametric isl schedule as loops with memory statements, or JSON). Normal output goes to `out`, diagnostics and errors to `err`; no
 // input makes it throw. Exit codes (also listed in `tempo --help`):
 //   0  success
 //   1  the program has errors (diagnostics were printed)

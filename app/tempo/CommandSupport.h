@@ -3,13 +3,15 @@
 // Compiling a program file and printing its diagnostics (errors and warnings,
 // each with its source line and caret) to the error stream, the one-line
 // summary of a graph's size, writing a command's result to a file or
-// standard output, and running the data-file check of
-// runtime/npy/LoadCheck with rendered diagnostics.
+// standard output, running the data-file check of runtime/npy/LoadCheck with
+// rendered diagnostics, and reading a byte size (`--memory-budget 64k`).
 #pragma once
 
 #include "frontend/Frontend.h"
 
+#include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 namespace tempo::cli {
@@ -24,9 +26,9 @@ void printDiagnostics(const DiagnosticBag& diags, const std::string& source, std
 /// wrong to `err`; true when all files are fine.
 bool checkDataFiles(const FrontendResult& program, const SymbolEnv& bounds, std::ostream& err);
 
-/// Writes `text` to `path` (binary) or, when `path` is empty, to `out`;
-/// returns kExitOk, or kExitRuntime after printing why the file failed.
-int writeResult(const std::string& text, const std::string& path, std::ostream& out, std::ostream& err);
+/// `4096`, `64k`, `1.5M`, `2G`, with an optional trailing `B` (k, M, G = 1024,
+/// 1024^2, 1024^3, either case) -> bytes; nullopt when malformed or negative.
+std::optional<int64_t> parseByteSize(const std::string& text);
 
 /// `12 nodes, 15 edges, 2 outputs`.
 std::string graphSize(const Graph& g);

@@ -33,14 +33,23 @@ std::optional<int64_t> parseInt(const std::string& s) {
 
 using Outputs = std::vector<std::pair<std::string, Tensor>>;
 
-/// Compiles (passes + schedule) and runs with the executor; prints the
-/// outputs and one line of statistics.
-Outputs evaluateCompiled(const Graph& g, const SymbolEnv& bounds, std::ostream& out) {
+/// Compiles (passes + schedule + memory placement) and runs with the executor;
+/// prints the outputs, the memory budget's plan if any, and one line of
+/// statistics with the measured and the predicted peak.
+Outputs evaluateCompiled(const Graph& g, const SymbolEnv& bounds, std::optional<int64_t> budget, std::ostream& out,
+                         std::ostream& err) {
   CompiledProgram program = compileProgram(g, defaultPipeline());
-  CompiledRunResult r = runCompiled(program, bounds);
+  CompiledRunResult r = runCompiled(program, bounds, CompiledRunOptions{true, budget});
   for (const auto& [name, value] : r.outputs) out << name << " : " << value.summary() << "\n";
-  out << "engine compiled: " << r.stats.execs << " statements, peak " << r.stats.peakBytes << " bytes (predicted "
-      << r.predictedBytes << "), " << r.stats.seconds * 1e3 << " ms\n";
+  if (r.swapPlan) {
+    out << r.swapPlan->report();
+    if (!r.swapPlan->met())
+      err << "tempo run: warning: the memory budget of " << *budget << " bytes cannot be met (see above)\n";
+  }
+  out << "engine compiled: " << r.stats.execs << " statements, peak " << r.stats.peakBytes << " bytes measured, "
+      << r.predictedBytes << " predicted";
+  if (r.swapPlan) out << ", " << r.stats.peakSwappedBytes << " swapped";
+  out << ", " << r.stats.seconds * 1e3 << " ms\n";
   return r.outputs;
 }
 
@@ -79,7 +88,7 @@ std::optional<SymbolEnv> boundsFor(const RunOptions& options, const Graph& g, st
 }  // namespace
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
-  CLI::App* cmd = app.add_subcommand("run", "Evaluate every output of a program with the reference interpreter");
+  CLI::App* cmd = app.add_subcommand("run", "Evaluate every output of a program (compiled engine by default)");
   cmd->add_option("FILE", options.file, "The .tpo program")->required();
   cmd->add_option("--set", options.sets, "Override a bound, e.g. --set T=32 (repeatable)")
       ->type_name("NAME=INT")
@@ -87,6 +96,9 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
   cmd->add_option("--out", options.outDir, "Write each output to DIR/NAME.npy (DIR is created)")->type_name("DIR");
   cmd->add_option("--engine", options.engine, "Execution engine: compiled (passes + isl schedule + executor) or reference (the point-by-point oracle)")
       ->capture_default_str();
+  cmd->add_option("--memory-budget", options.memoryBudget,
+                  "Compiled engine: keep live tensor bytes under BYTES (k/M/G suffixes) by swapping stores to host memory")
+      ->type_name("BYTES");
   return cmd;
 }
 
@@ -110,6 +122,18 @@ int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
     err << "tempo run: unknown engine '" << options.engine << "' (available: compiled, reference)\n";
     return kExitUsage;
   }
+  std::optional<int64_t> budget;
+  if (!options.memoryBudget.empty()) {
+    budget = parseByteSize(options.memoryBudget);
+    if (!budget) {
+      err << "tempo run: --memory-budget '" << options.memoryBudget << "': expected bytes, e.g. 4096, 64k, 1.5M, 2G\n";
+      return kExitUsage;
+    }
+    if (options.engine != "compiled") {
+      err << "tempo run: --memory-budget needs the compiled engine\n";
+      return kExitUsage;
+    }
+  }
   std::string setError;
   if (!parseSets(options.sets, setError)) {
     err << "tempo run: " << setError << "\n";
@@ -121,7 +145,7 @@ int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
   if (!bounds) return kExitUsage;
   if (!checkDataFiles(program, *bounds, err)) return kExitProgramErrors;
   try {
-    Outputs results = options.engine == "compiled" ? evaluateCompiled(program.graph, *bounds, out)
+    Outputs results = options.engine == "compiled" ? evaluateCompiled(program.graph, *bounds, budget, out, err)
                                                    : evaluateAll(program.graph, *bounds, out);
     if (!options.outDir.empty()) writeOutputs(results, options.outDir, out);
   } catch (const EvalError& e) {
@@ -138,6 +162,9 @@ int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
     return kExitRuntime;
   } catch (const std::filesystem::filesystem_error& e) {
     err << "tempo run: " << e.what() << "\n";
+    return kExitRuntime;
+  } catch (const std::exception& e) {  // the compiled engine's scheduler (isl) or another engine failure
+    err << "tempo run: the compiled engine failed: " << e.what() << " (try --engine reference)\n";
     return kExitRuntime;
   }
   return kExitOk;

@@ -26,7 +26,8 @@ struct RunOptions {
   std::string file;
   std::vector<std::string> sets;  ///< `NAME=INT`, as given
   std::string outDir;             ///< "" = do not write files
-  std::string engine = "reference";
+  std::string engine = "compiled";
+  std::string memoryBudget;       ///< "" = none; else bytes with an optional k/M/G suffix
 };
 
 /// Registers the `run` subcommand on `app`, filling `options` when parsed.

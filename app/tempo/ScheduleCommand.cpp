@@ -1,5 +1,7 @@
 #include "tempo/ScheduleCommand.h"
 
+#include "executor/MemoryPlacement.h"
+#include "executor/SwapPlacement.h"
 #include "schedule/LoopAstJson.h"
 #include "schedule/Scheduler.h"
 #include "tempo/Cli.h"
@@ -50,7 +52,7 @@ nlohmann::json scheduleToJson(const Graph& g, const ScheduleResult& r) {
 }  // namespace
 
 CLI::App* addScheduleCommand(CLI::App& app, ScheduleOptionsCli& options) {
-  CLI::App* cmd = app.add_subcommand("schedule", "Schedule a program with isl and print its loops");
+  CLI::App* cmd = app.add_subcommand("schedule", "Schedule a program with isl and print its loops with alloc / free statements");
   cmd->add_option("FILE", options.file, "The .tpo program")->required();
   cmd->add_option("--format", options.format,
                   "Output format: text (loops) or json (relations, schedule, loops); svg or png with --iteration-space")
@@ -63,6 +65,9 @@ CLI::App* addScheduleCommand(CLI::App& app, ScheduleOptionsCli& options) {
   cmd->add_option("--set", options.sets, "Bound for the drawing, e.g. --set T=8 (repeatable)")->type_name("NAME=INT");
   cmd->add_option("--output,-o", options.output, "Write to FILE instead of stdout (required for png)")
       ->type_name("FILE");
+  cmd->add_option("--memory-budget", options.memoryBudget,
+                  "Add swap_out / swap_in statements to stay under BYTES (k/M/G suffixes) at the default bounds")
+      ->type_name("BYTES");
   return cmd;
 }
 
@@ -75,6 +80,12 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
   if (picture)
     return writeIterationSpace({options.file, options.iterationSpace, options.sets, options.format, options.output},
                                out, err);
+  std::optional<int64_t> budget;
+  if (!options.memoryBudget.empty() && !(budget = parseByteSize(options.memoryBudget))) {
+    err << "tempo schedule: --memory-budget '" << options.memoryBudget
+        << "': expected bytes, e.g. 4096, 64k, 1.5M, 2G\n";
+    return kExitUsage;
+  }
   FrontendResult program = compileReporting(options.file, err);
   if (!program.ok()) return kExitProgramErrors;
   const Graph& g = program.graph;
@@ -94,8 +105,38 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
   if (r.usedFallback && !options.fallback)
     err << options.file << ": note: isl's scheduler was not used (" << r.fallbackReason
         << "); printing the fallback schedule\n";
-  const std::string text =
-      options.format == "json" ? scheduleToJson(g, r).dump(2) + "\n" : printLoopProgram(g, r.program);
+  r.program = placeMemory(g, r.program);
+  std::optional<SwapPlan> swaps;
+  if (budget) {
+    std::string error;
+    std::optional<SymbolEnv> bounds = resolveBounds(g, {}, error);
+    if (!bounds) {
+      err << "tempo schedule: --memory-budget needs a value for every bound: " << error << "\n";
+      return kExitUsage;
+    }
+    swaps = placeSwaps(g, r.program, *bounds, *budget);
+    r.program = swaps->program;
+  }
+  std::string text;
+  if (options.format == "json") {
+    nlohmann::json j = scheduleToJson(g, r);
+    if (swaps)
+      j["memoryBudget"] = {{"budget", swaps->budget}, {"met", swaps->met()}, {"predictedPeak", swaps->predictedPeak},
+                           {"swaps", swaps->swaps}, {"unmet", swaps->unmet}};
+    text = j.dump(2) + "\n";
+  } else {
+    text = printLoopProgram(g, r.program);
+    if (swaps) {
+      std::string report = swaps->report();
+      for (size_t at = 0; at < report.size();) {
+        size_t end = report.find('\n', at);
+        text += "# " + report.substr(at, end - at) + "\n";
+        at = end + 1;
+      }
+    }
+  }
+  if (swaps && !swaps->met())
+    err << options.file << ": warning: the memory budget cannot be met at the default bounds\n";
   return writeResult(text, options.output, out, err);
 }
 

@@ -26,6 +26,7 @@ struct ScheduleOptionsCli {
   std::string iterationSpace;     ///< "t" or "t,b": draw instances instead of printing loops
   std::vector<std::string> sets;  ///< NAME=INT bounds for the drawing
   std::string output;             ///< "" = stdout
+  std::string memoryBudget;  ///< "" = none; else bytes with an optional k/M/G suffix (at the default bounds)
 };
 
 /// Registers the `schedule` subcommand on `app`, filling `options` when parsed.

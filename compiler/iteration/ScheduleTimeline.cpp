@@ -25,7 +25,7 @@ private:
     out_.push_back(std::move(e));
   }
 
-  void memory(ScheduleEvent::Kind kind, NodeId node, const IndexExpr& bytes) {
+  void memory(ScheduleEvent::Kind kind, NodeId node, const StoreBytes& bytes) {
     push({kind, node, {}, bytes.evaluate(env_)});
   }
 

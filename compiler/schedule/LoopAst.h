@@ -13,6 +13,7 @@
 
 #include "graph/Condition.h"
 #include "graph/Graph.h"
+#include "schedule/StoreBytes.h"
 
 #include <memory>
 #include <optional>
@@ -47,23 +48,24 @@ struct ExecStmt {
   std::vector<IndexExpr> point;
 };
 
-/// Allocate / release the store of `node`; `bytes` is symbolic in the bounds.
+/// Allocate / release the store of `node`; `bytes` is symbolic in the bounds
+/// and the enclosing loop variables (MemoryPlacement emits them).
 struct AllocStmt {
   NodeId node = -1;
-  IndexExpr bytes;
+  StoreBytes bytes;
 };
 struct FreeStmt {
   NodeId node = -1;
-  IndexExpr bytes;
+  StoreBytes bytes;
 };
 /// Move a store's values to host swap space and back (only under --memory-budget).
 struct SwapOutStmt {
   NodeId node = -1;
-  IndexExpr bytes;
+  StoreBytes bytes;
 };
 struct SwapInStmt {
   NodeId node = -1;
-  IndexExpr bytes;
+  StoreBytes bytes;
 };
 
 struct LoopStmt {
@@ -80,7 +82,7 @@ struct LoopProgram {
 /// Readable pseudo-code, one statement per line, indented by nesting:
 ///   for t in 0..T:
 ///     exec %4 h[b, t]
-///   alloc %4 h  (4*B*T*8 bytes)
+///   alloc %4 h  (32*B*T bytes)
 std::string printLoopProgram(const Graph& g, const LoopProgram& p);
 
 }  // namespace tempo

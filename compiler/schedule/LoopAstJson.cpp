@@ -11,7 +11,7 @@ std::string label(const Graph& g, NodeId id) {
   return n.name.empty() ? std::string(opName(n.op)) : n.name;
 }
 
-nlohmann::json memory(const Graph& g, const char* kind, NodeId node, const IndexExpr& bytes) {
+nlohmann::json memory(const Graph& g, const char* kind, NodeId node, const StoreBytes& bytes) {
   return {{"kind", kind}, {"node", node}, {"label", label(g, node)}, {"bytes", bytes.str()}};
 }
 

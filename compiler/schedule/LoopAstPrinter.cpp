@@ -33,7 +33,7 @@ private:
 
   void line(int depth, const std::string& text) { out_ << std::string(2 * depth, ' ') << text << "\n"; }
 
-  void memory(int depth, const char* verb, NodeId node, const IndexExpr& bytes) {
+  void memory(int depth, const char* verb, NodeId node, const StoreBytes& bytes) {
     line(depth, std::string(verb) + " " + label(g_, node) + "  (" + bytes.str() + " bytes)");
   }
 

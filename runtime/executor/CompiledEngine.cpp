@@ -1,5 +1,7 @@
 #include "executor/CompiledEngine.h"
 
+#include "executor/MemoryPlacement.h"
+#include "executor/MemoryPrediction.h"
 #include "executor/StoragePlanner.h"
 #include "schedule/Scheduler.h"
 #include "symbolic/PointSet.h"
@@ -11,20 +13,43 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline) {
   p.graph = source;
   p.passes = pipeline.run(p.graph);
   IslContext isl;
-  p.loops = scheduleGraph(p.graph, isl);
+  LoopProgram schedule = scheduleGraph(p.graph, isl);
+  p.stores = chooseStores(p.graph, schedule);
+  p.loops = placeMemory(p.graph, schedule, p.stores);
   return p;
 }
 
-CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& bounds, bool planStorage) {
-  StoragePlan plan = planStorage ? tempo::planStorage(program.graph, program.loops, bounds)
-                                 : wholeStoragePlan(program.graph, bounds);
+CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& bounds,
+                              const CompiledRunOptions& options) {
+  SymbolEnv values = bounds;
+  for (const auto& [name, value] : program.graph.boundDefaults) values.emplace(name, value);
   CompiledRunResult r;
-  r.predictedBytes = predictedTotalBytes(plan);
-  Executor executor(program.graph, program.loops, ExecutorOptions{bounds, std::move(plan)});
+  StoragePlan plan;
+  LoopProgram loops;
+  if (options.planStorage) {
+    plan = program.stores;
+    for (auto& [id, spec] : plan)
+      spec.predictedBytes = predictStoreBytes(program.graph, program.graph.node(id), spec, values);
+    loops = program.loops;
+    if (options.memoryBudget) {
+      r.swapPlan = placeSwaps(program.graph, loops, values, *options.memoryBudget);
+      loops = r.swapPlan->program;
+    }
+    r.predictedBytes = predictMemory(loops, values).peakBytes;
+  } else {
+    plan = wholeStoragePlan(program.graph, values);
+    loops = withoutMemoryStatements(program.loops);
+    r.predictedBytes = predictedTotalBytes(plan);
+  }
+  Executor executor(program.graph, loops, ExecutorOptions{bounds, std::move(plan)});
   executor.run();
   r.outputs = executor.outputs();
   r.stats = executor.stats();
   return r;
+}
+
+CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& bounds, bool planStorage) {
+  return runCompiled(program, bounds, CompiledRunOptions{planStorage, std::nullopt});
 }
 
 }  // namespace tempo

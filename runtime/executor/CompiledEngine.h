@@ -1,17 +1,21 @@
 // CompiledEngine: the compiled path from a checked graph to outputs.
 //
-// `compileProgram` runs the pass pipeline and the parametric isl schedule
-// once; `runCompiled` executes the result at any bound values (no
-// recompilation: the schedule's bounds are symbolic), with the storage
-// planner's stores, and reports the outputs, the executor's statistics and
-// the planner's predicted bytes next to the measured peak. This is what
-// `tempo run --engine compiled`, the studio and the differential tests call.
+// `compileProgram` runs the pass pipeline, the parametric isl schedule, the
+// store choice (StoragePlanner) and the memory placement (Alloc / Free in the
+// loops) once; `runCompiled` executes the result at any bound values (no
+// recompilation: the schedule's bounds and sizes are symbolic), with the
+// planner's stores, optionally under a memory budget (SwapPlacement), and
+// reports the outputs, the executor's statistics (measured peak) and the
+// predicted peak (MemoryPrediction over the placed memory statements). This is
+// what `tempo run` (its default engine), the studio and the differential tests call.
 #pragma once
 
 #include "executor/Executor.h"
+#include "executor/SwapPlacement.h"
 #include "pass/Pipeline.h"
 #include "schedule/LoopAst.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,22 +24,33 @@ namespace tempo {
 
 struct CompiledProgram {
   Graph graph;                        ///< after the pass pipeline
-  LoopProgram loops;                  ///< the parametric schedule of `graph`
+  LoopProgram loops;                  ///< the parametric schedule of `graph`, with Alloc / Free placed
+  StoragePlan stores;                 ///< the store kind of each node (predicted bytes filled per run)
   std::vector<PassSnapshot> passes;   ///< one per pass that ran
+};
+
+struct CompiledRunOptions {
+  /// False: every node keeps all its points and nothing is freed (the baseline).
+  bool planStorage = true;
+  /// Keep the predicted live bytes under this many bytes with SwapOut / SwapIn where possible.
+  std::optional<int64_t> memoryBudget;
 };
 
 struct CompiledRunResult {
   std::vector<std::pair<std::string, Tensor>> outputs;  ///< in graph output order
   ExecStats stats;
-  int64_t predictedBytes = 0;  ///< the storage plan's prediction at these bounds
+  int64_t predictedBytes = 0;        ///< the predicted peak live bytes at these bounds
+  std::optional<SwapPlan> swapPlan;  ///< under a memory budget: the swaps and whether it is met
 };
 
-/// Optimises `source` with `pipeline` and schedules it. Throws PassError or
-/// std::runtime_error (scheduling failure) with a message.
+/// Optimises `source` with `pipeline`, schedules it and places its memory
+/// statements. Throws PassError or std::runtime_error (scheduling failure) with a message.
 CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline);
 
-/// Runs `program` at `bounds`. With `planStorage` false every node keeps all
-/// its points (the baseline). Throws ExecError.
+/// Runs `program` at `bounds`. Throws ExecError.
+CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& bounds,
+                              const CompiledRunOptions& options);
+/// With `planStorage` false every node keeps all its points (the baseline).
 CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& bounds, bool planStorage = true);
 
 }  // namespace tempo

@@ -14,7 +14,6 @@ struct Executor::Stmt {
   std::vector<Stmt> body, elseBody;    ///< For, If
   int node = -1;                       ///< Exec and memory statements
   std::vector<CompiledIndex> point;    ///< Exec
-  CompiledIndex bytes;                 ///< memory statements
 };
 
 namespace {
@@ -99,7 +98,7 @@ void Executor::compile(const LoopBody& body, std::vector<Stmt>& out, std::vector
             if constexpr (requires { m.bytes; }) {
               checkNode(m.node, names[k]);
               c.node = m.node;
-              c.bytes = CompiledIndex(m.bytes, visible, std::string("the size of ") + names[k]);
+              if (c.kind == Stmt::Kind::Alloc) allocated_.insert(m.node);
             }
           },
           s.node);
@@ -118,6 +117,7 @@ void Executor::resetStores() {
       if (auto it = plan_->find(static_cast<int>(id)); it != plan_->end()) spec = &it->second;
     stores_[id] = makeStore(spec, {static_cast<int>(id), nodeLabel(p.node()), p.node().domain, p.domainBounds(),
                                    memory_.get()});
+    if (allocated_.count(static_cast<int>(id))) stores_[id]->markUnallocated();
   }
 }
 
@@ -125,6 +125,7 @@ void Executor::run() {
   stores_.clear();
   stores_.resize(programs_.size());
   memory_ = std::make_unique<MemoryTracker>();
+  for (const GraphOutput& o : graph_.outputs) memory_->markOutput(o.node);
   sources_ = std::make_unique<SourceArrays>(memory_.get());
   resetStores();
   stats_ = ExecStats{};
@@ -132,6 +133,8 @@ void Executor::run() {
   execute(body_);
   stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   stats_.peakBytes = memory_->peakBytes();
+  stats_.peakNonOutputBytes = memory_->peakNonOutputBytes();
+  stats_.peakSwappedBytes = memory_->peakSwappedBytes();
 }
 
 TensorStore& Executor::storeOf(int node, const char* what) {
@@ -175,16 +178,22 @@ void Executor::execute(const std::vector<Stmt>& body) {
         ++stats_.execs;
         break;
       }
-      case Stmt::Kind::Alloc: {
-        int64_t& declared = stats_.declaredBytes[s.node];
-        declared = std::max(declared, s.bytes.eval(slots));
-        storeOf(s.node, "alloc").allocate();
+      case Stmt::Kind::Alloc: storeOf(s.node, "alloc").allocate(), ++stats_.memoryStatements; break;
+      case Stmt::Kind::Free:
+        storeOf(s.node, "free").free();
+        sources_->release(s.node);
         ++stats_.memoryStatements;
         break;
-      }
-      case Stmt::Kind::Free: storeOf(s.node, "free").free(), ++stats_.memoryStatements; break;
-      case Stmt::Kind::SwapOut: storeOf(s.node, "swap_out").swapOut(), ++stats_.memoryStatements; break;
-      case Stmt::Kind::SwapIn: storeOf(s.node, "swap_in").swapIn(), ++stats_.memoryStatements; break;
+      case Stmt::Kind::SwapOut:
+        storeOf(s.node, "swap_out").swapOut();
+        sources_->swapOut(s.node);
+        ++stats_.memoryStatements;
+        break;
+      case Stmt::Kind::SwapIn:
+        sources_->swapIn(s.node);
+        storeOf(s.node, "swap_in").swapIn();
+        ++stats_.memoryStatements;
+        break;
     }
   }
 }

@@ -6,7 +6,11 @@
 // node into a NodeProgram. `run()` walks the loop AST: a For evaluates its
 // bounds and iterates its variable, an If its guard, an Exec computes one
 // node at one point from its producers' stores and writes its own store,
-// Alloc/Free/SwapOut/SwapIn open, drop and move a node's store. Each node's
+// Alloc/Free/SwapOut/SwapIn open, drop and move a node's store (a store the
+// program allocates is closed until its first Alloc runs; Free also
+// drops a loaded source's whole array; the bytes written in the memory
+// statements are the planner's prediction and are not read here: the measured
+// bytes are what the stores hold). Each node's
 // store is the kind the StoragePlan gives it (a WholeStore without a plan), so
 // a wrong plan or schedule shows up as an ExecError naming the node and
 // point. `outputs()` assembles every graph output as one Tensor of shape
@@ -27,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,9 +50,10 @@ struct ExecStats {
   int64_t undefinedExecs = 0; ///< of which undefined (a branch run outside its branch)
   int64_t loopIterations = 0;
   int64_t memoryStatements = 0;  ///< Alloc, Free, SwapOut, SwapIn run
-  int64_t peakBytes = 0;
+  int64_t peakBytes = 0;         ///< measured: the most bytes the stores and source arrays held at once
+  int64_t peakNonOutputBytes = 0;  ///< the same without the graph outputs' stores
+  int64_t peakSwappedBytes = 0;  ///< the most bytes held in the host swap area at once
   double seconds = 0;
-  std::map<int, int64_t> declaredBytes;  ///< per node: the largest Alloc size the schedule declared
 };
 
 class Executor {
@@ -90,6 +96,7 @@ private:
   std::unique_ptr<MemoryTracker> memory_;
   std::unique_ptr<SourceArrays> sources_;
   StoreTable stores_;
+  std::set<int> allocated_;  ///< nodes the program allocates: their stores start unallocated
   std::vector<int64_t> point_;
   ExecStats stats_;
 };

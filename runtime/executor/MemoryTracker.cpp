@@ -12,6 +12,7 @@ void MemoryTracker::allocate(int node, int64_t bytes) {
   n += bytes;
   live_ += bytes;
   peak_ = std::max(peak_, live_);
+  if (!outputs_.count(node)) nonOutput_ += bytes, peakNonOutput_ = std::max(peakNonOutput_, nonOutput_);
   int64_t& np = nodePeak_[node];
   np = std::max(np, n);
 }
@@ -23,16 +24,23 @@ void MemoryTracker::release(int node, int64_t bytes) {
                            " bytes but holds " + std::to_string(n));
   n -= bytes;
   live_ -= bytes;
+  if (!outputs_.count(node)) nonOutput_ -= bytes;
 }
 
 void MemoryTracker::swapOut(int node, int64_t bytes) {
   release(node, bytes);
   swapped_ += bytes;
+  peakSwapped_ = std::max(peakSwapped_, swapped_);
 }
 
 void MemoryTracker::swapIn(int node, int64_t bytes) {
   swapped_ -= bytes;
   allocate(node, bytes);
+}
+
+void MemoryTracker::releaseSwapped(int64_t bytes) {
+  if (bytes < 0 || bytes > swapped_) throw std::logic_error("MemoryTracker: releases more swapped bytes than held");
+  swapped_ -= bytes;
 }
 
 int64_t MemoryTracker::nodeBytes(int node) const {

@@ -7,6 +7,7 @@ namespace tempo {
 
 const Tensor& SourceArrays::get(const Node& n, const std::vector<int64_t>& domainBounds, const SymbolEnv& bounds,
                                 const std::string& label) {
+  swapIn(n.id);
   if (auto it = arrays_.find(n.id); it != arrays_.end()) return it->second;
   std::vector<int64_t> shape = domainBounds;
   try {
@@ -22,6 +23,33 @@ const Tensor& SourceArrays::get(const Node& n, const std::vector<int64_t>& domai
   }
   if (tracker_) tracker_->allocate(n.id, static_cast<int64_t>(whole.nbytes()));
   return arrays_.emplace(n.id, std::move(whole)).first->second;
+}
+
+void SourceArrays::release(NodeId id) {
+  if (auto it = swapped_.find(id); it != swapped_.end()) {
+    if (tracker_) tracker_->releaseSwapped(static_cast<int64_t>(it->second.nbytes()));
+    swapped_.erase(it);
+  }
+  auto it = arrays_.find(id);
+  if (it == arrays_.end()) return;
+  if (tracker_) tracker_->release(id, static_cast<int64_t>(it->second.nbytes()));
+  arrays_.erase(it);
+}
+
+void SourceArrays::swapOut(NodeId id) {
+  auto it = arrays_.find(id);
+  if (it == arrays_.end()) return;
+  if (tracker_) tracker_->swapOut(id, static_cast<int64_t>(it->second.nbytes()));
+  swapped_.emplace(id, std::move(it->second));
+  arrays_.erase(it);
+}
+
+void SourceArrays::swapIn(NodeId id) {
+  auto it = swapped_.find(id);
+  if (it == swapped_.end()) return;
+  if (tracker_) tracker_->swapIn(id, static_cast<int64_t>(it->second.nbytes()));
+  arrays_.emplace(id, std::move(it->second));
+  swapped_.erase(it);
 }
 
 }  // namespace tempo

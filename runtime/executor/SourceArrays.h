@@ -5,7 +5,7 @@
 // the domain box followed by the element shape), so, exactly like the
 // reference interpreter, the executor builds the array once, on the node's
 // first exec, and indexes it at each point. The arrays count as memory of
-// their node in the MemoryTracker for as long as the executor lives.
+// their node in the MemoryTracker until the node's store is freed (release).
 #pragma once
 
 #include "executor/MemoryTracker.h"
@@ -25,6 +25,12 @@ public:
   const Tensor& get(const Node& n, const std::vector<int64_t>& domainBounds, const SymbolEnv& bounds,
                     const std::string& label);
 
+  /// Drops the array of node `id` (its store was freed); a later get() builds it again.
+  void release(NodeId id);
+  /// Moves the array of `id` to the swap area and back (with its store's SwapOut / SwapIn).
+  void swapOut(NodeId id);
+  void swapIn(NodeId id);
+
   /// The array of node `id` if it was built already, else nullptr.
   const Tensor* find(NodeId id) const {
     auto it = arrays_.find(id);
@@ -34,6 +40,7 @@ public:
 private:
   MemoryTracker* tracker_;
   std::map<NodeId, Tensor> arrays_;
+  std::map<NodeId, Tensor> swapped_;  ///< arrays swapped out with their node's store
 };
 
 }  // namespace tempo

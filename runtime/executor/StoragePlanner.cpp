@@ -328,14 +328,16 @@ int64_t predictStoreBytes(const Graph& g, const Node& n, const StoreSpec& spec, 
   return bytes;
 }
 
-StoragePlan planStorage(const Graph& g, const LoopProgram& program, const SymbolEnv& bounds) {
+StoragePlan chooseStores(const Graph& g, const LoopProgram& program) {
   Planner planner(g, program);
   StoragePlan plan;
-  for (const auto& [id, n] : g.nodes()) {
-    StoreSpec spec = planner.plan(n);
-    spec.predictedBytes = predictStoreBytes(g, n, spec, bounds);
-    plan.emplace(id, std::move(spec));
-  }
+  for (const auto& [id, n] : g.nodes()) plan.emplace(id, planner.plan(n));
+  return plan;
+}
+
+StoragePlan planStorage(const Graph& g, const LoopProgram& program, const SymbolEnv& bounds) {
+  StoragePlan plan = chooseStores(g, program);
+  for (auto& [id, spec] : plan) spec.predictedBytes = predictStoreBytes(g, g.node(id), spec, bounds);
   return plan;
 }
 

@@ -32,6 +32,9 @@ namespace tempo {
 
 StoragePlan planStorage(const Graph& g, const LoopProgram& program, const SymbolEnv& bounds);
 
+/// The store kinds alone (predicted bytes 0): they depend on the schedule, not on bound values.
+StoragePlan chooseStores(const Graph& g, const LoopProgram& program);
+
 /// A plan where every node is whole, with predicted bytes (the baseline).
 StoragePlan wholeStoragePlan(const Graph& g, const SymbolEnv& bounds);
 

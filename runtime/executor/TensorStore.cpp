@@ -54,7 +54,9 @@ std::string TensorStore::evictedReason(const Point& other) const {
 
 void TensorStore::write(const Point& p, Tensor value) {
   if (state_ != State::Open)
-    fail(p, state_ == State::Freed ? "write after free" : "write while swapped out");
+    fail(p, state_ == State::Freed         ? "write after free"
+            : state_ == State::Unallocated ? "write before the store was allocated"
+                                           : "write while swapped out");
   checkInDomain(p);
   Slot& s = slots_[slotOf(p)];
   int64_t add = static_cast<int64_t>(value.nbytes());
@@ -80,6 +82,7 @@ bool TensorStore::undefinedAt(const Point& p) const { return holds(p) && slots_[
 
 const Tensor& TensorStore::read(const Point& p) const {
   if (state_ == State::Freed) fail(p, "read after the store was freed");
+  if (state_ == State::Unallocated) fail(p, "read before the store was allocated");
   if (state_ == State::Swapped) fail(p, "read while the store is swapped out");
   checkInDomain(p);
   const Slot& s = slots_[slotOf(p)];
@@ -98,14 +101,21 @@ bool TensorStore::holds(const Point& p) const {
 }
 
 void TensorStore::allocate() {
-  if (state_ == State::Freed) state_ = State::Open;
+  if (state_ == State::Freed || state_ == State::Unallocated) state_ = State::Open;
+}
+
+void TensorStore::markUnallocated() {
+  if (bytes_ == 0 && state_ == State::Open) state_ = State::Unallocated;
 }
 
 void TensorStore::free() {
-  if (state_ == State::Swapped) {
-    if (ctx_.tracker) ctx_.tracker->swapIn(ctx_.node, bytes_);
+  if (state_ == State::Swapped) {  // dropped from the swap area without coming back
+    if (ctx_.tracker) ctx_.tracker->releaseSwapped(bytes_);
+    slots_.swap(swapArea_);
+  } else if (ctx_.tracker && bytes_ > 0) {
+    ctx_.tracker->release(ctx_.node, bytes_);
   }
-  if (ctx_.tracker && bytes_ > 0) ctx_.tracker->release(ctx_.node, bytes_);
+  swapArea_.clear();
   for (Slot& s : slots_) s = Slot{};
   bytes_ = 0;
   state_ = State::Freed;
@@ -114,12 +124,14 @@ void TensorStore::free() {
 void TensorStore::swapOut() {
   if (state_ != State::Open) return;
   if (ctx_.tracker) ctx_.tracker->swapOut(ctx_.node, bytes_);
+  swapArea_.swap(slots_);  // the values move to the swap area; slots_ is empty until swapIn
   state_ = State::Swapped;
 }
 
 void TensorStore::swapIn() {
   if (state_ != State::Swapped) return;
   if (ctx_.tracker) ctx_.tracker->swapIn(ctx_.node, bytes_);
+  slots_.swap(swapArea_);
   state_ = State::Open;
 }
 

@@ -16,6 +16,7 @@
 #include "executor/StoragePlan.h"
 #include "tensor/Tensor.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -53,13 +54,15 @@ public:
   bool undefinedAt(const Point& p) const;
   bool holds(const Point& p) const;
 
-  void allocate();  ///< (re)opens a freed store; a fresh store is open already
+  void allocate();  ///< opens an unallocated or freed store; a fresh store is open unless markUnallocated()
+  /// For a store the schedule allocates: reads and writes fail until allocate().
+  void markUnallocated();
   void free();      ///< drops every value; reads and writes fail until allocate()
-  void swapOut();   ///< values stay on the host but count as swapped; reads fail until swapIn()
+  void swapOut();   ///< values move to the store's host swap area (counted as swapped); reads fail until swapIn()
   void swapIn();
 
   int64_t bytes() const { return bytes_; }
-  size_t slotCount() const { return slots_.size(); }
+  size_t slotCount() const { return std::max(slots_.size(), swapArea_.size()); }
   const StoreContext& context() const { return ctx_; }
 
 protected:
@@ -79,12 +82,13 @@ private:
     bool full = false;
     bool undefined = false;
   };
-  enum class State { Open, Freed, Swapped };
+  enum class State { Open, Unallocated, Freed, Swapped };
   void checkInDomain(const Point& p) const;
   [[noreturn]] void fail(const Point& p, const std::string& why) const;
 
   StoreContext ctx_;
   std::vector<Slot> slots_;
+  std::vector<Slot> swapArea_;  ///< the slots while swapped out (empty otherwise)
   State state_ = State::Open;
   int64_t bytes_ = 0;
 };

@@ -74,9 +74,42 @@ TEST(CliRun, CompiledEnginePrintsItsStatistics) {
 }
 
 TEST(CliRun, PrintsOneLinePerOutput) {
-  CliResult r = tempo({"run", example("small/counter.tpo")});
+  CliResult r = tempo({"run", example("small/counter.tpo"), "--engine", "reference"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "c : f32[5] = [1, 2, 3, 4, 5]\n");
+}
+
+TEST(CliRun, CompiledIsTheDefaultEngineAndPrintsMeasuredAndPredictedPeaks) {
+  CliResult r = tempo({"run", example("small/counter.tpo")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("c : f32[5] = [1, 2, 3, 4, 5]\nengine compiled: ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("bytes measured, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" predicted, "), std::string::npos) << r.out;
+}
+
+TEST(CliRun, MemoryBudgetSwapsAndSaysWhenItCannotBeMet) {
+  CliResult fits = tempo({"run", example("returns.tpo"), "--memory-budget", "1G"});
+  ASSERT_EQ(fits.code, 0) << fits.err;
+  EXPECT_NE(fits.out.find("memory budget 1073741824 B: met"), std::string::npos) << fits.out;
+  CliResult tiny = tempo({"run", example("returns.tpo"), "--memory-budget", "8"});
+  ASSERT_EQ(tiny.code, 0) << tiny.err;
+  EXPECT_NE(tiny.out.find("NOT met"), std::string::npos) << tiny.out;
+  EXPECT_NE(tiny.out.find("over budget: statement "), std::string::npos) << tiny.out;
+  EXPECT_NE(tiny.err.find("cannot be met"), std::string::npos) << tiny.err;
+  // Same outputs as without a budget.
+  CliResult plain = tempo({"run", example("returns.tpo")});
+  EXPECT_EQ(tiny.out.substr(0, tiny.out.find("memory budget")), plain.out.substr(0, plain.out.find("engine compiled")));
+}
+
+TEST(CliRun, BadMemoryBudgetIsUsageError) {
+  for (const char* bad : {"lots", "-5", "12Q", "k"}) {
+    CliResult r = tempo({"run", example("small/counter.tpo"), "--memory-budget", bad});
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_NE(r.err.find("--memory-budget"), std::string::npos) << r.err;
+  }
+  CliResult reference = tempo({"run", example("small/counter.tpo"), "--memory-budget", "64k", "--engine", "reference"});
+  EXPECT_EQ(reference.code, 2);
+  EXPECT_NE(reference.err.find("needs the compiled engine"), std::string::npos) << reference.err;
 }
 
 TEST(CliRun, OutCreatesNestedDirectoryAndReportsFiles) {
@@ -164,10 +197,18 @@ TEST(CliRun, EvaluationFailureIsRuntimeFailure) {
   // Integer division by zero passes every check and fails in the kernel.
   writeFile(dir.str("empty.tpo"),
             "dim t < T\nset T = 3\ninput n : i64[] over (t) = zeros()\nout m = n / n\n");
-  CliResult r = tempo({"run", dir.str("empty.tpo"), "--out", dir.str("out")});
+  CliResult r = tempo({"run", dir.str("empty.tpo"), "--out", dir.str("out"), "--engine", "reference"});
   EXPECT_EQ(r.code, 3) << r.err;
   EXPECT_NE(r.err.find("evaluation failed"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("empty.tpo:4:"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.str("out/m.npy")));
+  // The compiled engine (the default) names the node, its source line and the point.
+  CliResult compiled = tempo({"run", dir.str("empty.tpo"), "--out", dir.str("out")});
+  EXPECT_EQ(compiled.code, 3) << compiled.err;
+  EXPECT_NE(compiled.err.find("execution failed: node %"), std::string::npos) << compiled.err;
+  EXPECT_NE(compiled.err.find("'m'"), std::string::npos) << compiled.err;
+  EXPECT_NE(compiled.err.find("empty.tpo:4:"), std::string::npos) << compiled.err;
+  EXPECT_NE(compiled.err.find("point (t=0)"), std::string::npos) << compiled.err;
   EXPECT_FALSE(std::filesystem::exists(dir.str("out/m.npy")));
 }
 

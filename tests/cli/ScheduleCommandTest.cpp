@@ -1,8 +1,10 @@
-// `tempo schedule`: loops as text, the JSON document, the fallback flag, and
+// `tempo schedule`: loops (with memory statements) as text, the JSON document,
+// the fallback flag, --memory-budget, and
 // exit codes for programs with errors and for bad arguments.
 #include "cli/CliTestUtil.h"
 
 #include <gtest/gtest.h>
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace tempo::cli::test {
@@ -39,8 +41,29 @@ TEST(ScheduleCommand, JsonHasRelationsScheduleAndLoops) {
   EXPECT_NE(j["scheduleTree"].get<std::string>().find("domain"), std::string::npos);
   EXPECT_NE(j["scheduleMap"].get<std::string>().find("S_4"), std::string::npos);
   ASSERT_TRUE(j["loops"].is_array());
-  EXPECT_EQ(j["loops"].back()["kind"], "for");
+  std::map<std::string, int> kinds;
+  for (const auto& s : j["loops"]) kinds[s["kind"].get<std::string>()]++;
+  EXPECT_EQ(kinds["for"], 1);  // over b
+  EXPECT_GT(kinds["alloc"], 0);
+  EXPECT_GT(kinds["free"], 0);
+  EXPECT_EQ(j["loops"][0]["kind"], "alloc");
+  EXPECT_EQ(j["loops"][0]["bytes"], "320");  // W's store and its loaded array
   EXPECT_EQ(j["text"], tempo({"schedule", example("rnn.tpo")}).out);
+}
+
+TEST(ScheduleCommand, MemoryBudgetAddsSwapsAtTheDefaultBounds) {
+  CliResult loose = tempo({"schedule", example("rnn.tpo"), "--memory-budget", "1M"});
+  ASSERT_EQ(loose.code, 0) << loose.err;
+  EXPECT_EQ(loose.out.find("swap_out"), std::string::npos) << loose.out;
+  EXPECT_NE(loose.out.find("# memory budget 1048576 B: met"), std::string::npos) << loose.out;
+  CliResult tight = tempo({"schedule", example("rnn.tpo"), "--memory-budget", "10", "--format", "json"});
+  ASSERT_EQ(tight.code, 0) << tight.err;
+  nlohmann::json j = nlohmann::json::parse(tight.out);
+  EXPECT_EQ(j["memoryBudget"]["budget"], 10);
+  EXPECT_EQ(j["memoryBudget"]["met"], false);
+  EXPECT_FALSE(j["memoryBudget"]["unmet"].empty());
+  EXPECT_NE(tight.err.find("cannot be met"), std::string::npos) << tight.err;
+  EXPECT_EQ(tempo({"schedule", example("rnn.tpo"), "--memory-budget", "x"}).code, 2);
 }
 
 TEST(ScheduleCommand, FallbackFlagPrintsTheFallbackSchedule) {

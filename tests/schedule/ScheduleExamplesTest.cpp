@@ -1,10 +1,12 @@
 // Scheduling the example programs: isl schedules every example (no fallback),
-// the printed loops match tests/golden/schedule/NAME.loops, the schedule map
+// the printed loops with their memory statements (MemoryPlacement) match
+// tests/golden/schedule/NAME.loops, the schedule map
 // respects every dependence exactly (isl), and running the loops at concrete
 // bounds — two different assignments from the SAME LoopProgram, since the
 // schedule is parametric — executes every statement instance exactly once,
 // each after every producer point it reads. The fallback schedule passes the
 // same execution checks.
+#include "executor/MemoryPlacement.h"
 #include "frontend/Frontend.h"
 #include "schedule/ScheduleCheck.h"
 #include "schedule/Scheduler.h"
@@ -78,7 +80,7 @@ TEST(ScheduleExamples, IslSchedulesEveryExampleToItsGoldenLoops) {
     EXPECT_EQ(e.isl.fallbackReason, "");
     EXPECT_FALSE(e.isl.scheduleTree.empty());
     testing::expectGolden(testing::sourceDir() / "tests" / "golden" / "schedule" / goldenName(e.path),
-                          printLoopProgram(e.graph, e.isl.program));
+                          printLoopProgram(e.graph, placeMemory(e.graph, e.isl.program)));
   }
 }
 

@@ -12,6 +12,8 @@
 
 #include <QDir>
 #include <QSignalSpy>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QtTest/QtTest>
 
 #include <filesystem>
@@ -71,6 +73,9 @@ private Q_SLOTS:
       if (lines[i].trimmed().startsWith(QStringLiteral("exec %%1 h").arg(h))) line = i;
     QVERIFY2(line >= 0, qPrintable(view.loopText()));
     QSignalSpy spy(&view, &ScheduleView::nodeActivated);
+    // The loops with their alloc / free lines are longer than the view: scroll the line into sight first.
+    view.codeView()->setTextCursor(QTextCursor(view.codeView()->document()->findBlockByNumber(line)));
+    view.codeView()->ensureCursorVisible();
     QTest::mouseClick(view.codeView()->viewport(), Qt::LeftButton, {}, view.codeView()->linePosition(line));
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy[0][0].toInt(), h);

@@ -1,0 +1,35 @@
+// MemoryPrediction: the peak bytes a placed schedule will hold, before running it.
+//
+// Independent of the executor's accounting: a walk of the LoopProgram at
+// concrete bounds that evaluates only the memory statements — Alloc adds its
+// StoreBytes, Free removes what that node's Alloc added, SwapOut moves it to
+// the swap area and SwapIn back — and records the most live bytes at once.
+// Loops whose bodies hold no memory statement are skipped, so the walk costs
+// only as many iterations as there are memory statements inside loops. Per
+// top-level statement it also records the live bytes before it and the peak
+// while it runs (the swap placement's input). `CompiledRunResult::
+// predictedBytes` is this peak; the executor's MemoryTracker measures the same
+// quantity from what the stores really hold.
+#pragma once
+
+#include "schedule/LoopAst.h"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace tempo {
+
+struct MemoryPrediction {
+  int64_t peakBytes = 0;         ///< most live bytes at once
+  int64_t peakSwappedBytes = 0;  ///< most bytes in the swap area at once
+  std::vector<int64_t> liveBefore;  ///< per top-level statement: live bytes before it runs
+  std::vector<int64_t> peakDuring;  ///< per top-level statement: most live bytes while it runs
+  std::map<int, int64_t> allocated;  ///< per node: the bytes of its last Alloc
+};
+
+/// Walks `program` at `bounds` (bound values; loop variables are set by the
+/// walk). Throws std::out_of_range when a size names a symbol without a value.
+MemoryPrediction predictMemory(const LoopProgram& program, const SymbolEnv& bounds);
+
+}  // namespace tempo

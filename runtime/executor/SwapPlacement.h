@@ -1,0 +1,41 @@
+// SwapPlacement: SwapOut / SwapIn statements that keep a schedule under a memory budget.
+//
+// Under `--memory-budget BYTES`, after MemoryPlacement, the predicted live
+// bytes (MemoryPrediction) are compared with the budget at every top-level
+// statement of the schedule. Where a statement's peak is over the budget, a
+// greedy rule frees room: among the stores allocated at the top level that are
+// live there but not used by that statement (not written, not read), it swaps
+// out the one whose next use is farthest away (Belady's rule: the value "not
+// read soon after its producer"), right after its previous use, and swaps it
+// back in right before its next use; then the next farthest, until the
+// statement fits or no such store is left. Outputs are never swapped (they are
+// read after the run), nor are stores that live inside loops (point and
+// circular stores are small by construction). When a statement cannot fit —
+// the stores it uses and the ones it allocates inside exceed the budget — the
+// plan says which stores and why. Decisions are made at concrete bounds, since
+// the budget is a number of bytes.
+#pragma once
+
+#include "graph/Graph.h"
+#include "schedule/LoopAst.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tempo {
+
+struct SwapPlan {
+  LoopProgram program;            ///< the input with SwapOut / SwapIn statements added
+  int64_t budget = 0;
+  int64_t predictedPeak = 0;      ///< predicted peak live bytes with the swaps
+  std::vector<std::string> swaps; ///< one line per swapped gap: `%3 h: out after ..., in before ...`
+  std::vector<std::string> unmet; ///< one line per top-level statement still over the budget, with why
+  bool met() const { return unmet.empty(); }
+  /// `memory budget 1000 B: met, predicted peak 800 B, 2 swaps` and the lines above, indented.
+  std::string report() const;
+};
+
+SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& bounds, int64_t budget);
+
+}  // namespace tempo

@@ -1,0 +1,247 @@
+// Memory statements end to end: MemoryPlacement's Alloc / Free in the compiled
+// schedule, MemoryPrediction's predicted peak against the executor's measured
+// peak on every example at two bound sets, the bounded memory of a sliding
+// window decode (against the growing window), Free lowering the peak, reads
+// after Free failing cleanly, and SwapPlacement under a memory budget.
+// Examples that load .npy files get generated data instead (`normal(seed=1)`,
+// the same shapes and dtype), so every bound can change.
+#include "executor/CompiledEngine.h"
+#include "executor/MemoryPlacement.h"
+#include "executor/MemoryPrediction.h"
+#include "executor/StoragePlanner.h"
+#include "frontend/Frontend.h"
+#include "pass/PassRegistry.h"
+#include "schedule/Scheduler.h"
+#include "support/GoldenFiles.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <regex>
+
+namespace tempo {
+namespace {
+
+namespace fs = std::filesystem;
+
+CompiledProgram compileText(const std::string& text, const std::string& name, const std::string& baseDir = ".") {
+  FrontendResult r = compileSource(text, name, baseDir);
+  EXPECT_TRUE(r.ok()) << r.renderedDiagnostics();
+  return compileProgram(r.graph, defaultPipeline());
+}
+
+/// The example with every load() replaced by generated data of the same type.
+CompiledProgram compileWithoutFiles(const fs::path& path) {
+  std::string text = std::regex_replace(testing::readFile(path), std::regex(R"(load\("[^"]*"\))"), "normal(seed=1)");
+  return compileText(text, path.filename().string());
+}
+
+/// Same shape and bit-for-bit the same values (NaN equals NaN).
+bool sameValues(const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype() || a.shape() != b.shape()) return false;
+  for (int64_t i = 0; i < a.numel(); ++i)
+    if (a.at(i) != b.at(i) && !(std::isnan(a.at(i)) && std::isnan(b.at(i)))) return false;
+  return true;
+}
+
+SymbolEnv defaults(const Graph& g) {
+  std::string err;
+  return *resolveBounds(g, {}, err);
+}
+
+SymbolEnv scaled(const Graph& g, int64_t add) {
+  SymbolEnv b = defaults(g);
+  for (auto& [name, v] : b) v += add;
+  return b;
+}
+
+TEST(Memory, MeasuredPeakIsThePredictedPeakWithinTenPercentOnEveryExample) {
+  for (const fs::path& path : testing::examplePrograms()) {
+    CompiledProgram p = compileWithoutFiles(path);
+    for (int64_t add : {0, 3}) {
+      SymbolEnv bounds = scaled(p.graph, add);
+      SCOPED_TRACE(path.filename().string() + " +" + std::to_string(add));
+      CompiledRunResult r = runCompiled(p, bounds);
+      EXPECT_GT(r.stats.memoryStatements, 0);
+      EXPECT_LE(r.stats.peakBytes, r.predictedBytes);
+      EXPECT_GE(static_cast<double>(r.stats.peakBytes), 0.9 * static_cast<double>(r.predictedBytes));
+    }
+  }
+}
+
+int64_t nonOutputPeak(const CompiledProgram& p, int64_t T) {
+  SymbolEnv bounds = defaults(p.graph);
+  bounds["T"] = T;
+  return runCompiled(p, bounds).stats.peakNonOutputBytes;
+}
+
+TEST(Memory, SlidingWindowDecodeKeepsItsMemoryWhileTheGrowingWindowDoesNot) {
+  fs::path dir = testing::sourceDir() / "resources" / "examples";
+  CompiledProgram window = compileWithoutFiles(dir / "gpt_decode_window.tpo");
+  CompiledProgram growing = compileWithoutFiles(dir / "gpt_decode.tpo");
+  EXPECT_EQ(nonOutputPeak(window, 16), nonOutputPeak(window, 64));
+  EXPECT_GT(nonOutputPeak(growing, 64), nonOutputPeak(growing, 16) + 1000);
+}
+
+TEST(Memory, FreeLowersThePeakAgainstNeverFreeing) {
+  CompiledProgram p = compileWithoutFiles(testing::sourceDir() / "resources" / "examples" / "gpt_decode_window.tpo");
+  SymbolEnv bounds = defaults(p.graph);
+  bounds["T"] = 32;
+  auto peak = [&](const LoopProgram& loops) {
+    Executor ex(p.graph, loops, ExecutorOptions{bounds, planStorage(p.graph, loops, bounds)});
+    ex.run();
+    return ex.stats().peakBytes;
+  };
+  LoopProgram neverFree = withoutFrees(p.loops);
+  int64_t freed = peak(p.loops), kept = peak(neverFree);
+  EXPECT_LT(freed, kept);
+  EXPECT_EQ(kept, predictMemory(neverFree, bounds).peakBytes);
+  EXPECT_EQ(runCompiled(p, bounds).predictedBytes, predictMemory(p.loops, bounds).peakBytes);
+}
+
+TEST(Memory, OutputsAreNeverFreedAndWholeStoresLiveAtTheTop) {
+  CompiledProgram p = compileWithoutFiles(testing::sourceDir() / "resources" / "examples" / "rnn.tpo");
+  std::string text = printLoopProgram(p.graph, p.loops);
+  for (const GraphOutput& o : p.graph.outputs)
+    EXPECT_EQ(text.find("free %" + std::to_string(o.node) + " "), std::string::npos) << text;
+  for (const LoopStmt& s : p.loops.body)  // every whole store's Alloc is a top-level statement
+    if (const auto* f = s.as<ForStmt>())
+      for (const auto& [id, spec] : p.stores)
+        if (spec.kind == StoreKind::Whole)
+          EXPECT_EQ(printLoopProgram(p.graph, LoopProgram{{s}}).find("alloc %" + std::to_string(id) + " "),
+                    std::string::npos);
+}
+
+TEST(Memory, AWholeStoreLivesInsideTheLoopThatPinsOneOfItsDimsNeverInsideTheLoopOverTime) {
+  std::string text = std::regex_replace(
+      testing::readFile(testing::sourceDir() / "resources" / "examples" / "attention_causal.tpo"),
+      std::regex(R"(load\("[^"]*"\))"), "normal(seed=1)");
+  FrontendResult f = compileSource(text, "attention_causal.tpo", ".");
+  ASSERT_TRUE(f.ok()) << f.renderedDiagnostics();
+  const Graph& g = f.graph;
+  IslContext isl;
+  LoopProgram schedule = scheduleGraph(g, isl);
+  StoragePlan stores = chooseStores(g, schedule);
+  LoopProgram loops = placeMemory(g, schedule, stores);
+  std::string printed = printLoopProgram(g, loops);
+  NodeId k = -1;
+  for (const auto& [id, n] : g.nodes())
+    if (n.name == "k") k = id;
+  ASSERT_EQ(stores.at(k).kind, StoreKind::Whole);
+  // k over (b, t) is read as k[b, 0:t+1]: one b at a time, every t of it.
+  std::string label = "%" + std::to_string(k) + " k  (32*T bytes)\n";
+  EXPECT_NE(printed.find("for c0 in 0..B:\n  alloc " + label), std::string::npos) << printed;
+  EXPECT_NE(printed.find("\n  free " + label), std::string::npos) << printed;
+  SymbolEnv bounds = defaults(g);
+  Executor ex(g, loops, ExecutorOptions{bounds, planStorage(g, loops, bounds)});
+  ex.run();
+  EXPECT_EQ(ex.memory().nodePeakBytes(k), 32 * bounds.at("T"));  // never B * T
+  int64_t predicted = predictMemory(loops, bounds).peakBytes;
+  EXPECT_LE(ex.stats().peakBytes, predicted);
+  EXPECT_GE(static_cast<double>(ex.stats().peakBytes), 0.9 * static_cast<double>(predicted));
+}
+
+TEST(Memory, ReadingAFreedStoreIsAnExecErrorNamingTheNodeAndPoint) {
+  CompiledProgram p = compileWithoutFiles(testing::sourceDir() / "resources" / "examples" / "small" / "running_sum.tpo");
+  // Free v right after its exec in the loop, before `s` and `w` read it there.
+  LoopProgram broken = p.loops;
+  NodeId v = -1;
+  for (LoopStmt& s : broken.body)
+    if (auto* f = s.as<ForStmt>())
+      for (size_t i = 0; i < f->body.size() && v < 0; ++i)
+        if (const auto* e = f->body[i].as<ExecStmt>(); e && p.graph.node(e->node).name == "v") {
+          v = e->node;
+          f->body.insert(f->body.begin() + static_cast<std::ptrdiff_t>(i) + 1, LoopStmt{FreeStmt{v, 0}});
+        }
+  ASSERT_GE(v, 0) << printLoopProgram(p.graph, p.loops);
+  Executor ex(p.graph, broken, ExecutorOptions{defaults(p.graph), p.stores});
+  try {
+    ex.run();
+    FAIL() << "expected an ExecError";
+  } catch (const ExecError& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("'v'"), std::string::npos) << what;
+    EXPECT_NE(what.find("read after the store was freed"), std::string::npos) << what;
+    EXPECT_EQ(e.point, (std::vector<int64_t>{0}));
+  }
+}
+
+TEST(Memory, WritingBeforeTheAllocIsAnExecError) {
+  CompiledProgram p = compileWithoutFiles(testing::sourceDir() / "resources" / "examples" / "small" / "running_sum.tpo");
+  LoopProgram late = p.loops;  // every top-level Alloc moved to the end
+  LoopBody allocs, rest;
+  for (LoopStmt& s : late.body) (s.as<AllocStmt>() ? allocs : rest).push_back(s);
+  rest.insert(rest.end(), allocs.begin(), allocs.end());
+  late.body = rest;
+  Executor ex(p.graph, late, ExecutorOptions{defaults(p.graph), p.stores});
+  try {
+    ex.run();
+    FAIL() << "expected an ExecError";
+  } catch (const ExecError& e) {
+    EXPECT_NE(std::string(e.what()).find("write before the store was allocated"), std::string::npos) << e.what();
+  }
+}
+
+/// w is produced first and read only after a loop whose stores are large: a budget can swap it out over the loop.
+const char* kSwapProgram = R"(
+dim t < T
+set T = 16
+input w : f32[4096] = normal(seed=1)
+input x : f32[256] over (t) = normal(seed=2)
+c = sum(x[0:t+1], dim=0)
+acc : f32[] over (t)
+acc[0] = sum(c[0], dim=0)
+acc[t] = acc[t-1] + sum(c[t], dim=0)
+out r = sum(w * acc[T-1], dim=0)
+)";
+
+TEST(Memory, ABudgetSwapsOutAStoreNotReadSoonAndKeepsThePeakUnderIt) {
+  CompiledProgram p = compileText(kSwapProgram, "swap.tpo");
+  SymbolEnv bounds = defaults(p.graph);
+  CompiledRunResult plain = runCompiled(p, bounds);
+  const int64_t budget = 56 * 1024;
+  ASSERT_GT(plain.stats.peakBytes, budget);
+  CompiledRunResult swapped = runCompiled(p, bounds, CompiledRunOptions{true, budget});
+  ASSERT_TRUE(swapped.swapPlan);
+  EXPECT_TRUE(swapped.swapPlan->met()) << swapped.swapPlan->report();
+  ASSERT_EQ(swapped.swapPlan->swaps.size(), 1u) << swapped.swapPlan->report();
+  EXPECT_EQ(swapped.swapPlan->swaps[0].rfind("%0 w ", 0), 0u) << swapped.swapPlan->swaps[0];
+  EXPECT_LE(swapped.stats.peakBytes, budget);
+  EXPECT_LE(swapped.stats.peakBytes, swapped.predictedBytes);
+  EXPECT_GE(static_cast<double>(swapped.stats.peakBytes), 0.9 * static_cast<double>(swapped.predictedBytes));
+  EXPECT_EQ(swapped.stats.peakSwappedBytes, 2 * 4096 * 4);  // the store and its generated array
+  std::string text = printLoopProgram(p.graph, swapped.swapPlan->program);
+  EXPECT_NE(text.find("swap_out %0 w  (32768 bytes)"), std::string::npos) << text;
+  EXPECT_NE(text.find("swap_in %0 w  (32768 bytes)"), std::string::npos) << text;
+  ASSERT_EQ(plain.outputs.size(), swapped.outputs.size());
+  for (size_t i = 0; i < plain.outputs.size(); ++i)
+    EXPECT_TRUE(sameValues(plain.outputs[i].second, swapped.outputs[i].second)) << plain.outputs[i].first;
+}
+
+TEST(Memory, ABudgetThatCannotBeMetSaysWhichStoresAndWhy) {
+  CompiledProgram p = compileText(kSwapProgram, "swap.tpo");
+  CompiledRunResult r = runCompiled(p, defaults(p.graph), CompiledRunOptions{true, 1024});
+  ASSERT_TRUE(r.swapPlan);
+  EXPECT_FALSE(r.swapPlan->met());
+  std::string report = r.swapPlan->report();
+  EXPECT_NE(report.find("NOT met"), std::string::npos) << report;
+  EXPECT_NE(report.find("%1 x 32768 B"), std::string::npos) << report;  // used by the loop that is over budget
+  EXPECT_NE(report.find("are used by it"), std::string::npos) << report;
+}
+
+TEST(Memory, OutputsAreIdenticalWithAndWithoutABudgetOnEveryExample) {
+  for (const fs::path& path : testing::examplePrograms()) {
+    SCOPED_TRACE(path.filename().string());
+    CompiledProgram p = compileWithoutFiles(path);
+    SymbolEnv bounds = defaults(p.graph);
+    CompiledRunResult plain = runCompiled(p, bounds);
+    CompiledRunResult tight = runCompiled(p, bounds, CompiledRunOptions{true, plain.predictedBytes / 2});
+    ASSERT_EQ(plain.outputs.size(), tight.outputs.size());
+    for (size_t i = 0; i < plain.outputs.size(); ++i)
+      EXPECT_TRUE(sameValues(plain.outputs[i].second, tight.outputs[i].second)) << plain.outputs[i].first;
+    EXPECT_LE(tight.stats.peakBytes, tight.predictedBytes);
+  }
+}
+
+}  // namespace
+}  // namespace tempo
