@@ -26,6 +26,10 @@ void printDiagnostics(const DiagnosticBag& diags, const std::string& source, std
 /// wrong to `err`; true when all files are fine.
 bool checkDataFiles(const FrontendResult& program, const SymbolEnv& bounds, std::ostream& err);
 
+/// Writes `text` to `path` (binary) or, when `path` is empty, to `out`;
+/// returns kExitOk, or kExitRuntime after printing why the file failed.
+int writeResult(const std::string& text, const std::string& path, std::ostream& out, std::ostream& err);
+
 /// `4096`, `64k`, `1.5M`, `2G`, with an optional trailing `B` (k, M, G = 1024,
 /// 1024^2, 1024^3, either case) -> bytes; nullopt when malformed or negative.
 std::optional<int64_t> parseByteSize(const std::string& text);
