@@ -2,7 +2,7 @@
 //
 //   tempo_bench PROGRAM [--set NAME=INT]... [--engine compiled|reference]
 //               [--warmup N] [--reps N] [--unit BOUND] [--synthetic]
-//               [--expect OUTPUT.FIELD=VALUE]... [--rtol X] [--label TEXT]
+//               [--expect OUTPUT.FIELD=VALUE]... [--rtol X] [--matmul f64|f32] [--label TEXT]
 //
 // One engine per process, so the process's peak RSS belongs to that engine
 // (the PyTorch peers also run one configuration per process). --unit names
@@ -10,7 +10,9 @@
 // are also reported divided by its value. --synthetic replaces load()
 // sources by hash initialisers so the examples run at any bounds.
 // --expect compares an output's checksum with a peer's value (exit code 4
-// when one does not hold).
+// when one does not hold). --matmul f32 switches the compiled engine's f32
+// matmuls from the default f64 accumulation (widened operands and dgemm,
+// equal to the reference's numerics) to sgemm, as PyTorch computes them.
 #pragma once
 
 #include "driver/OutputChecksum.h"
@@ -41,6 +43,7 @@ struct BenchOptions {
   bool synthetic = false;
   std::vector<std::string> expectations;  ///< `OUTPUT.FIELD=VALUE`, as given
   double rtol = 1e-4;
+  std::string matmul = "f64";             ///< f32 matmul accumulation of the compiled engine
   std::string label;
 };
 

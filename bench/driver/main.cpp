@@ -13,6 +13,7 @@
 #include "driver/SyntheticSources.h"
 #include "executor/ExecError.h"
 #include "interp/ReferenceInterpreter.h"
+#include "kernels/cpu/Matmul.h"
 #include "pass/Pipeline.h"
 #include "tempo/CommandSupport.h"
 #include "tempo/RunCommand.h"
@@ -70,7 +71,7 @@ std::optional<Inputs> prepare(const BenchOptions& o, FrontendResult& program) {
 nlohmann::json record(const BenchOptions& o, const Inputs& in, const EngineTimings& t, double baseRss) {
   nlohmann::json j = {{"program", o.program}, {"label", o.label}, {"engine", t.engine},
                       {"bounds", in.bounds}, {"synthetic", o.synthetic}, {"warmup", o.warmup},
-                      {"reps", o.reps}, {"threads", omp_get_max_threads()}};
+                      {"reps", o.reps}, {"threads", omp_get_max_threads()}, {"matmul", o.matmul}};
   j["run_s"] = toJson(summarise(t.runSeconds));
   if (!o.unit.empty()) {
     j["unit"] = o.unit;
@@ -105,6 +106,7 @@ int run(const BenchOptions& o) {
   else if (!cli::checkDataFiles(program, in->bounds, std::cerr))
     return kBenchProgramErrors;
 
+  cpu::setMatmulAccumulation(o.matmul == "f32" ? cpu::MatmulAccumulation::F32 : cpu::MatmulAccumulation::F64);
   TimingPlan plan{o.warmup, o.reps};
   EngineTimings t = o.engine == "compiled" ? timeCompiled(program.graph, in->bounds, plan)
                                            : timeReference(program.graph, in->bounds, plan);
