@@ -2,21 +2,22 @@
 
 Run with Debian's python (the one that has torch), from the repository root, after building:
 
-    /usr/bin/python3 bench/run_bench.py                      # the full table (~10 min)
+    /usr/bin/python3 bench/run_bench.py                      # the full table (~10 min when quiet)
     /usr/bin/python3 bench/run_bench.py --only rnn --rounds 1  # a subset, quickly
     /usr/bin/python3 bench/run_bench.py --dry-run            # list the commands only
 
 For every workload and size it runs, one process per configuration (so each peak RSS is that
-configuration's), our bench driver (build/bench/tempo_bench) with the compiled engine and the
-matching peer variants of ../shared/peers interleaved (A B C A B C ... over --rounds rounds),
-and the reference engine once (it is orders of magnitude slower; its size may be smaller, and
-the table says so). Ratios are taken per round (compiled vs each peer variant of the same round)
-and the table gives their median: the machine is noisy, so only interleaved pairs are compared.
-Times are per unit of work: one RNN step (all B sequences) or one decoded token (all B
-sequences). Every run's checksum is compared with the peer's (and the reference engine's with
-the compiled engine's); a mismatch is flagged in the table. Our examples
-(resources/examples/*.tpo) are timed at their default size (their data files) and at a larger
-size with synthetic inputs (tempo_bench --synthetic), reference vs compiled only.
+configuration's), our bench driver (build/bench/tempo_bench) with the compiled engine (default
+f64 matmul accumulation, and sgemm) and the matching peer variants of ../shared/peers
+interleaved (A B C A B C ... over --rounds rounds), and the reference engine once per size (at a
+smaller T for the decoder, which the table states, next to the compiled engine at that T).
+Ratios are taken per round (ours vs each peer variant of the same round) and the table gives
+their median and range: the machine is noisy, so only interleaved pairs are compared. Times
+are per unit of work: one RNN step (all B sequences) or one decoded token (all B sequences).
+Every run's checksum is compared with the peer's (and the reference engine's with the compiled
+engine's); a mismatch is flagged in the table. Our examples (resources/examples/*.tpo) are
+timed at their default size (their data files) and at a larger size with synthetic inputs
+(tempo_bench --synthetic), reference vs compiled only, 3 repetitions each.
 
 Prints the markdown table (the one in docs/performance.md) on stdout and appends every raw
 record to --jsonl.
@@ -323,7 +324,7 @@ def example_rows(runner):
             tags = {"workload": name, "size": label}
             try:
                 comp = runner.ours(program, "compiled", bounds, unit, 5, synthetic=synthetic, **tags)
-                ref = runner.ours(program, "reference", bounds, unit, 1, warmup=0, synthetic=synthetic, **tags)
+                ref = runner.ours(program, "reference", bounds, unit, 3, warmup=1, synthetic=synthetic, **tags)
             except RuntimeError as e:
                 runner.failures.append("%s %s: %s" % (name, label, e))
                 continue
