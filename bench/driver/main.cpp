@@ -36,7 +36,7 @@ std::vector<double> scaled(const std::vector<double>& xs, double factor) {
   return out;
 }
 
-/// The resolved bounds and the parsed expectations, or an exit code after printing why not.
+/// The resolved bounds and the parsed expectations (prepare() prints why when it has none).
 struct Inputs {
   SymbolEnv bounds;
   std::vector<Expectation> expectations;
@@ -120,10 +120,15 @@ int run(const BenchOptions& o) {
   for (const ExpectationResult& r : checkExpectations(in->expectations, sums, o.rtol)) {
     j["expect"].push_back(toJson(r));
     ok = ok && r.ok;
+    if (!r.actual)
+      std::cerr << "tempo_bench: --expect names '" << r.expected.output << "', which is not an output\n";
+    else if (!r.ok)
+      std::cerr << "tempo_bench: a checksum differs from --expect by more than rtol " << o.rtol << ": "
+                << r.expected.output << "." << r.expected.field << " = " << *r.actual << ", expected "
+                << r.expected.value << "\n";
   }
   j["ok"] = ok;
   std::cout << j.dump() << std::endl;
-  if (!ok) std::cerr << "tempo_bench: a checksum differs from --expect by more than rtol " << o.rtol << "\n";
   return ok ? kBenchOk : kBenchMismatch;
 }
 
