@@ -42,7 +42,7 @@ struct Inputs {
   std::vector<Expectation> expectations;
 };
 
-std::optional<Inputs> prepare(const BenchOptions& o, FrontendResult& program) {
+std::optional<Inputs> prepare(const BenchOptions& o, const FrontendResult& program) {
   std::string error;
   Inputs in;
   for (const std::string& text : o.expectations) {
