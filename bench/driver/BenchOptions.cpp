@@ -1,0 +1,28 @@
+#include "driver/BenchOptions.h"
+
+namespace tempo::bench {
+
+void addBenchOptions(CLI::App& app, BenchOptions& o) {
+  app.add_option("PROGRAM", o.program, "The .tpo program")->required();
+  app.add_option("--set", o.sets, "Override a bound, e.g. --set T=128 (repeatable)")
+      ->type_name("NAME=INT")
+      ->allow_extra_args(false);
+  app.add_option("--engine", o.engine, "compiled (passes + schedule + executor) or reference (the interpreter)")
+      ->check(CLI::IsMember({"compiled", "reference"}))
+      ->capture_default_str();
+  app.add_option("--warmup", o.warmup, "Untimed runs first")->check(CLI::NonNegativeNumber)->capture_default_str();
+  app.add_option("--reps", o.reps, "Timed runs")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--unit", o.unit, "Bound counting the units of work (times are also given per unit)")
+      ->type_name("BOUND");
+  app.add_flag("--synthetic", o.synthetic, "Replace load() sources by hash initialisers (any bounds; values meaningless)");
+  app.add_option("--expect", o.expectations, "Checksum an output must match, e.g. y.sum=-28.91703 (repeatable)")
+      ->type_name("OUTPUT.FIELD=VALUE")
+      ->allow_extra_args(false);
+  app.add_option("--rtol", o.rtol, "Relative tolerance of --expect")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--matmul", o.matmul, "Accumulation of the compiled engine's f32 matmuls: f64 (default, the reference's numerics) or f32 (sgemm)")
+      ->check(CLI::IsMember({"f64", "f32"}))
+      ->capture_default_str();
+  app.add_option("--label", o.label, "Free text copied into the JSON record");
+}
+
+}  // namespace tempo::bench

@@ -1,0 +1,91 @@
+#include "driver/EngineTiming.h"
+
+#include "executor/CompiledEngine.h"
+#include "init/SourceArray.h"
+#include "interp/ReferenceInterpreter.h"
+#include "pass/PassRegistry.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+namespace tempo::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Runs `once(timed)` warmup + reps times and records the wall time of the timed runs.
+template <class Once>
+void repeat(const TimingPlan& plan, EngineTimings& t, Once once) {
+  for (int i = 0; i < plan.warmup + plan.reps; ++i) {
+    Clock::time_point start = Clock::now();
+    once(i >= plan.warmup);
+    if (i >= plan.warmup) t.runSeconds.push_back(secondsSince(start));
+  }
+}
+
+}  // namespace
+
+Summary summarise(std::vector<double> values) {
+  Summary s;
+  s.n = static_cast<int>(values.size());
+  if (values.empty()) return s;
+  std::sort(values.begin(), values.end());
+  size_t mid = values.size() / 2;
+  s.median = values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+  s.min = values.front();
+  s.max = values.back();
+  return s;
+}
+
+EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan) {
+  EngineTimings t;
+  t.engine = "compiled";
+  Clock::time_point start = Clock::now();
+  CompiledProgram program = compileProgram(g, defaultPipeline());
+  t.compileSeconds = secondsSince(start);
+  repeat(plan, t, [&](bool timed) {
+    CompiledRunResult r = runCompiled(program, bounds);
+    if (!timed) return;
+    t.execSeconds.push_back(r.stats.seconds);
+    t.peakBytes = r.stats.peakBytes;
+    t.predictedBytes = r.predictedBytes;
+    t.work = r.stats.execs;
+    t.outputs = std::move(r.outputs);
+  });
+  return t;
+}
+
+EngineTimings timeReference(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan) {
+  EngineTimings t;
+  t.engine = "reference";
+  repeat(plan, t, [&](bool timed) {
+    ReferenceInterpreter interp(g, InterpreterOptions{bounds});
+    std::vector<std::pair<std::string, Tensor>> outputs = interp.evaluateOutputs();
+    if (!timed) return;
+    t.work = static_cast<int64_t>(interp.pointsEvaluated());
+    t.outputs = std::move(outputs);
+  });
+  return t;
+}
+
+double sourceInitSeconds(const Graph& g, const SymbolEnv& bounds) {
+  std::map<std::string, std::string> boundOf;
+  for (const DimDecl& d : g.dims) boundOf[d.name] = d.bound;
+  Clock::time_point start = Clock::now();
+  for (const auto& [id, n] : g.nodes()) {
+    if (!isWholeArraySource(n.op)) continue;
+    std::vector<int64_t> shape;
+    for (const std::string& dim : n.domain) shape.push_back(bounds.at(boundOf.at(dim)));
+    for (int64_t s : n.type.evaluateShape(bounds)) shape.push_back(s);
+    buildSourceArray(n, shape);
+  }
+  return secondsSince(start);
+}
+
+}  // namespace tempo::bench
