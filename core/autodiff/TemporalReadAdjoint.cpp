@@ -1,0 +1,110 @@
+#include "autodiff/TemporalReadAdjoint.h"
+
+#include "autodiff/ValidityGuards.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+namespace tempo {
+
+namespace {
+
+/// For each atom: the consumer dimension it fixes and the inverse expression
+/// over the producer's dimensions, when the atom is invertible (`s_j + k`).
+struct Inversion {
+  std::vector<std::optional<std::pair<std::string, IndexExpr>>> perAtom;
+  std::map<std::string, IndexExpr> fixed;  ///< consumer dim -> its value at producer point q
+};
+
+Inversion invert(const Edge& e, const Node& c, const Node& p) {
+  std::map<std::string, int> uses;
+  for (const IndexAtom& a : e.index) {
+    std::set<Symbol> syms = a.start.symbols();
+    if (a.isSlice())
+      for (const Symbol& s : a.stop->symbols()) syms.insert(s);
+    for (const Symbol& s : syms)
+      if (s.kind == SymbolKind::Dim) ++uses[s.name];
+  }
+  Inversion inv;
+  inv.perAtom.resize(e.index.size());
+  for (size_t i = 0; i < e.index.size(); ++i) {
+    const IndexAtom& a = e.index[i];
+    if (a.isSlice()) continue;
+    std::optional<IndexExpr::Linear> lin = a.start.linear();
+    if (!lin) continue;
+    std::vector<std::pair<Symbol, int64_t>> dims;
+    for (const auto& [sym, coeff] : lin->coeffs)
+      if (sym.kind == SymbolKind::Dim) dims.emplace_back(sym, coeff);
+    if (dims.size() != 1 || dims[0].second != 1 || uses[dims[0].first.name] != 1) continue;
+    const std::string& sj = dims[0].first.name;
+    if (std::find(c.domain.begin(), c.domain.end(), sj) == c.domain.end()) continue;
+    IndexExpr offset = a.start - IndexExpr::dim(sj);  // bounds and constants only
+    IndexExpr value = IndexExpr::dim(p.domain[i]) - offset;
+    inv.perAtom[i] = std::make_pair(sj, value);
+    inv.fixed.emplace(sj, value);
+  }
+  return inv;
+}
+
+}  // namespace
+
+NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId readGrad, const Condition& guard) {
+  const Node c = g.node(e.consumer);
+  const Node p = g.node(e.producer);
+  if (e.isIdentityRead(p.domain) && p.domain == c.domain)
+    return AdjointBuilder(g, c.domain, c.loc).guarded(readGrad, guard);
+  Inversion inv = invert(e, c, p);
+
+  // Over the consumer's domain: scatter every non-invertible atom's elements
+  // to their positions along the producer dimension's full extent.
+  AdjointBuilder cb(g, c.domain, c.loc);
+  NodeId scattered = readGrad;
+  std::vector<size_t> generic;
+  for (size_t i = 0; i < e.index.size(); ++i) {
+    if (inv.perAtom[i]) continue;
+    const IndexAtom& a = e.index[i];
+    int64_t axis = static_cast<int64_t>(generic.size());
+    IndexExpr extent = IndexExpr::bound(g.boundOf(p.domain[i]));
+    if (a.isSlice()) {
+      scattered = cb.pad(scattered, axis, a.start, extent - *a.stop);
+    } else {
+      std::vector<IndexExpr> shape = cb.typeOf(scattered).shape;
+      shape.insert(shape.begin() + axis, IndexExpr(1));
+      scattered = cb.pad(cb.reshape(scattered, shape), axis, a.start, extent - a.start - 1);
+    }
+    generic.push_back(i);
+  }
+  scattered = cb.guarded(scattered, guard);
+
+  // Over the producer's domain: read the readers (a point for each fixed
+  // consumer dimension, everything along the others), pick position q along
+  // each scattered axis, and sum.
+  AdjointBuilder pb(g, p.domain, p.loc);
+  std::vector<IndexAtom> atoms;
+  std::vector<Constraint> boundary;
+  int64_t summed = 0;
+  for (const std::string& sj : c.domain) {
+    IndexExpr extent = IndexExpr::bound(g.boundOf(sj));
+    if (auto it = inv.fixed.find(sj); it != inv.fixed.end()) {
+      atoms.push_back(IndexAtom::point(it->second));
+      boundary.push_back({it->second, Constraint::Rel::Ge, 0});
+      boundary.push_back({it->second, Constraint::Rel::Lt, extent});
+    } else {
+      atoms.push_back(IndexAtom::slice(0, extent));
+      ++summed;
+    }
+  }
+  NodeId r = pb.op(OpKind::Identity, {AdjointInput::through(scattered, atoms)});
+  for (size_t k = 0; k < generic.size(); ++k) {
+    IndexExpr q = IndexExpr::dim(p.domain[generic[k]]);
+    r = pb.slice(r, summed + static_cast<int64_t>(k), q, q + 1);
+  }
+  std::vector<int64_t> axes;
+  for (int64_t a = 0; a < summed + static_cast<int64_t>(generic.size()); ++a) axes.push_back(a);
+  r = pb.reduceSum(r, axes, false);
+  std::vector<Constraint> kept = dropImpliedByBox(g, ctx, p.domain, boundary);
+  return pb.guarded(r, kept.empty() ? Condition::always() : Condition::of(kept));
+}
+
+}  // namespace tempo
