@@ -124,3 +124,43 @@ TEST(AutodiffGraph, ANonScalarLossIsRejected) {
 
 }  // namespace
 }  // namespace tempo::testing
+
+namespace tempo::testing {
+namespace {
+
+TEST(AutodiffLanguage, GradExpressionMatchesFiniteDifferences) {
+  // The program's own `out g = grad(loss, W)` against finite differences of loss.
+  Graph g = compiledOrFail(
+      "dim t < T\nset T = 5\nconst H = 2\n"
+      "input x : f64[H] over (t) = normal(seed=1)\n"
+      "param W : f64[H, H] = normal(seed=2, std=0.5)\n"
+      "h : f64[H] over (t)\nh[0] = tanh(x[0] @ W)\nh[t] = tanh(x[t] @ W + h[t-1])\n"
+      "loss = sum(h * h)\nout g = grad(loss, W)\n");
+  NodeId w = nodeNamed(g, "W");
+  NodeId loss = nodeNamed(g, "loss");
+  std::string path = scratchDir("grad_expr") + "/W.npy";
+  Tensor value = turnIntoLoad(g, w, path);
+  Tensor ad = wholeValue(g, g.outputs.back().node);
+  for (int64_t i = 0; i < value.numel(); ++i) {
+    Tensor plus = value.clone(), minus = value.clone();
+    plus.set(i, value.at(i) + kFiniteDifferenceStep);
+    minus.set(i, value.at(i) - kFiniteDifferenceStep);
+    writeNpy(path, plus);
+    double lp = lossValue(g, loss);
+    writeNpy(path, minus);
+    double lm = lossValue(g, loss);
+    double fd = (lp - lm) / (2 * kFiniteDifferenceStep);
+    EXPECT_NEAR(ad.at(i), fd, kGradientTolerance * (1 + std::fabs(fd))) << "element " << i;
+  }
+}
+
+TEST(AutodiffLanguage, DetachStopsTheGradient) {
+  // loss = sum(detach(a) * a): the gradient is a, not 2a.
+  Graph g = compiledOrFail("param a : f64[3] = normal(seed=1)\nloss = sum(detach(a) * a)\nout g = grad(loss, a)\n");
+  Tensor a = wholeValue(g, nodeNamed(g, "a"));
+  Tensor grad = wholeValue(g, g.outputs.back().node);
+  for (int64_t i = 0; i < 3; ++i) EXPECT_DOUBLE_EQ(grad.at(i), a.at(i));
+}
+
+}  // namespace
+}  // namespace tempo::testing
