@@ -140,6 +140,12 @@ NodeId AdjointBuilder::pad(NodeId a, int64_t axis, IndexExpr before, IndexExpr a
   return op(OpKind::Cat, std::move(parts), at);
 }
 
+NodeId AdjointBuilder::placeAt(NodeId a, int64_t axis, const IndexExpr& offset, const IndexExpr& extent) {
+  NodeId padded = pad(a, axis, extent, extent);
+  IndexExpr clamped = IndexExpr::min(IndexExpr::max(offset, 0), extent);
+  return slice(padded, axis, extent - clamped, extent * 2 - clamped);
+}
+
 NodeId AdjointBuilder::sumToShape(NodeId g, const std::vector<IndexExpr>& shape) {
   const std::vector<IndexExpr>& gs = typeOf(g).shape;
   if (gs == shape) return g;

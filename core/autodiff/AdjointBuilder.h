@@ -69,6 +69,11 @@ public:
   NodeId slice(NodeId a, int64_t axis, IndexExpr start, IndexExpr stop);
   /// `a` padded with zeros along `axis`: `before` zeros in front, `after` behind.
   NodeId pad(NodeId a, int64_t axis, IndexExpr before, IndexExpr after);
+  /// A tensor of size `extent` along `axis`, zero except for `a`'s elements
+  /// at [offset, offset + size). Well formed at every point, also where the
+  /// offset leaves [0, extent] (it is clamped there): `a` is padded with
+  /// `extent` zeros on both sides and a window of `extent` is sliced out.
+  NodeId placeAt(NodeId a, int64_t axis, const IndexExpr& offset, const IndexExpr& extent);
   /// Sums `g` (a broadcast result) back to `shape`, the shape of one operand.
   NodeId sumToShape(NodeId g, const std::vector<IndexExpr>& shape);
   /// `v` where `cond` holds, zeros elsewhere (just `v` when cond is always true).

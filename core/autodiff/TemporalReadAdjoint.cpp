@@ -47,6 +47,9 @@ Inversion invert(const Edge& e, const Node& c, const Node& p) {
   return inv;
 }
 
+/// True for a point atom that reads the same producer point from every consumer point.
+bool isConstantPoint(const IndexAtom& a) { return !a.isSlice() && !a.start.dependsOnKind(SymbolKind::Dim); }
+
 }  // namespace
 
 NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId readGrad, const Condition& guard) {
@@ -56,33 +59,39 @@ NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId read
     return AdjointBuilder(g, c.domain, c.loc).guarded(readGrad, guard);
   Inversion inv = invert(e, c, p);
 
-  // Over the consumer's domain: scatter every non-invertible atom's elements
-  // to their positions along the producer dimension's full extent.
+  // Over the consumer's domain: scatter the elements of every atom that is
+  // neither invertible nor a constant point to their positions along the
+  // producer dimension's full extent. A constant point (`T - 1`) needs no
+  // scatter: it contributes where q equals it.
   AdjointBuilder cb(g, c.domain, c.loc);
   NodeId scattered = readGrad;
-  std::vector<size_t> generic;
+  std::vector<std::pair<size_t, IndexExpr>> picks;  // per scattered axis: its atom, q
+  std::vector<Constraint> boundary;
   for (size_t i = 0; i < e.index.size(); ++i) {
     if (inv.perAtom[i]) continue;
     const IndexAtom& a = e.index[i];
-    int64_t axis = static_cast<int64_t>(generic.size());
+    IndexExpr q = IndexExpr::dim(p.domain[i]);
+    int64_t axis = static_cast<int64_t>(picks.size());
+    if (isConstantPoint(a)) {
+      boundary.push_back({q, Constraint::Rel::Eq, a.start});
+      continue;
+    }
     IndexExpr extent = IndexExpr::bound(g.boundOf(p.domain[i]));
-    if (a.isSlice()) {
-      scattered = cb.pad(scattered, axis, a.start, extent - *a.stop);
-    } else {
+    if (!a.isSlice()) {  // a point read gets an axis of size 1 to place
       std::vector<IndexExpr> shape = cb.typeOf(scattered).shape;
       shape.insert(shape.begin() + axis, IndexExpr(1));
-      scattered = cb.pad(cb.reshape(scattered, shape), axis, a.start, extent - a.start - 1);
+      scattered = cb.reshape(scattered, shape);
     }
-    generic.push_back(i);
+    scattered = cb.placeAt(scattered, axis, a.start, extent);
+    picks.emplace_back(i, q);
   }
   scattered = cb.guarded(scattered, guard);
 
   // Over the producer's domain: read the readers (a point for each fixed
-  // consumer dimension, everything along the others), pick position q along
-  // each scattered axis, and sum.
+  // consumer dimension, everything along the others), pick q's position
+  // along each leading axis, and sum.
   AdjointBuilder pb(g, p.domain, p.loc);
   std::vector<IndexAtom> atoms;
-  std::vector<Constraint> boundary;
   int64_t summed = 0;
   for (const std::string& sj : c.domain) {
     IndexExpr extent = IndexExpr::bound(g.boundOf(sj));
@@ -96,12 +105,10 @@ NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId read
     }
   }
   NodeId r = pb.op(OpKind::Identity, {AdjointInput::through(scattered, atoms)});
-  for (size_t k = 0; k < generic.size(); ++k) {
-    IndexExpr q = IndexExpr::dim(p.domain[generic[k]]);
-    r = pb.slice(r, summed + static_cast<int64_t>(k), q, q + 1);
-  }
+  for (size_t k = 0; k < picks.size(); ++k)
+    r = pb.slice(r, summed + static_cast<int64_t>(k), picks[k].second, picks[k].second + 1);
   std::vector<int64_t> axes;
-  for (int64_t a = 0; a < summed + static_cast<int64_t>(generic.size()); ++a) axes.push_back(a);
+  for (int64_t a = 0; a < summed + static_cast<int64_t>(picks.size()); ++a) axes.push_back(a);
   r = pb.reduceSum(r, axes, false);
   std::vector<Constraint> kept = dropImpliedByBox(g, ctx, p.domain, boundary);
   return pb.guarded(r, kept.empty() ? Condition::always() : Condition::of(kept));

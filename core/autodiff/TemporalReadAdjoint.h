@@ -12,7 +12,8 @@
 //    read only where 0 <= q_i - k < S_j — this boundary condition (computed
 //    and simplified with isl over p's domain) guards the read with a merge
 //    whose other branch is zero;
-//  - any other atom (a clamped or constant point, any slice) is *scattered*:
+//  - a *constant point* (`T - 1`, `0`) contributes where q equals it;
+//  - any other atom (a clamped or strided point, any slice) is *scattered*:
 //    G's element(s) for that atom are padded with zeros to the producer
 //    dimension's full extent (position e(s), or the window [lo(s), hi(s))),
 //    so the element for q sits at position q for every s; the adjoint reads

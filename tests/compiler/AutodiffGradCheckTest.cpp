@@ -84,6 +84,13 @@ std::vector<GradCase> temporalCases() {
       {"constant_slice",
        kTime + x + "a = sum(tanh(x[0:T]), dim=0)\nout loss = sum(a * x)\n",
        {"x"}},
+      {"partial_constant_slice",
+       kTime + x + "a = tanh(sum(x[1:T], dim=0) * x[0])\nout loss = sum(a * x)\n",
+       {"x"}},
+      {"slice_inside_a_branch",
+       kTime + x + "y : f64[2] over (t)\ny[0] = tanh(x[0])\ny[t] = tanh(sum(x[t-1:t+1], dim=0) * y[t-1])\n"
+                   "out loss = sum(y * v)\n",
+       {"x", "v"}},
       {"growing_window",
        kTime + x + "a = sum(x[0:t+1] * x[0:t+1], dim=0)\nout loss = sum(tanh(a) * v)\n",
        {"x", "v"}},

@@ -54,7 +54,11 @@ TEST(AutodiffGraph, CompiledEngineGivesTheInterpretersGradients) {
        {"W", "U", "x"}},
       {"dim t < T\nset T = 6\nconst W = 3\nparam x : f64[2] over (t) = normal(seed=1)\n"
        "a = sum(tanh(x[max(0, t-W+1):t+1]), dim=0) + mean(x[t:T], dim=0) + sum(x[0:t+1], dim=0)\n"
-       "out loss = sum(a * a * x[T-1])\n",
+       "out loss = sum(a * a * x[T-1] + sum(x[1:T], dim=0))\n",
+       {"x"}},
+      {"dim t < T\nset T = 5\nparam x : f64[2] over (t) = normal(seed=1)\n"
+       "y : f64[2] over (t)\ny[0] = tanh(x[0])\ny[t] = tanh(sum(x[t-1:t+1], dim=0) * y[t-1] + x[max(t-2, 0)])\n"
+       "out loss = sum(y * x)\n",
        {"x"}},
   };
   for (const auto& [source, targets] : programs) {
