@@ -7,14 +7,17 @@
 // central difference (L(w + h) - L(w - h)) / 2h of the loss L = the sum of the
 // loss node over its domain. With h = 1e-5 in f64 the truncation error is
 // about h^2 |L'''| ~ 1e-10 and the rounding error about 1e-16 / h ~ 1e-11, so
-// the tolerance is |ad - fd| <= 1e-6 (1 + |fd|).
+// the tolerance is |ad - fd| <= 1e-6 (1 + |fd|). Every check also runs the
+// gradients through the compiled engine and compares it with the interpreter.
 #pragma once
 
 #include "autodiff/Autodiff.h"
+#include "executor/CompiledEngine.h"
 #include "frontend/Frontend.h"
 #include "graph/GraphValidator.h"
 #include "interp/ReferenceInterpreter.h"
 #include "npy/Npy.h"
+#include "pass/PassRegistry.h"
 
 #include <gtest/gtest.h>
 
@@ -73,6 +76,23 @@ inline Tensor turnIntoLoad(Graph& g, NodeId n, const std::string& path) {
   return value;
 }
 
+/// The compiled engine (default pipeline) gives the interpreter's values for `nodes`.
+inline void expectCompiledMatchesInterpreter(Graph g, const std::vector<NodeId>& nodes, const std::string& tag) {
+  g.outputs.clear();
+  for (size_t i = 0; i < nodes.size(); ++i) g.outputs.push_back({"v" + std::to_string(i), nodes[i], {}});
+  ReferenceInterpreter interp(g, {});
+  auto reference = interp.evaluateOutputs();
+  CompiledRunResult run = runCompiled(compileProgram(g, defaultPipeline()), g.boundDefaults);
+  ASSERT_EQ(run.outputs.size(), reference.size()) << tag;
+  for (size_t i = 0; i < reference.size(); ++i) {
+    const Tensor& want = reference[i].second;
+    const Tensor& got = run.outputs[i].second;
+    ASSERT_EQ(want.shape(), got.shape()) << tag << ": output " << i;
+    for (int64_t k = 0; k < want.numel(); ++k)
+      EXPECT_NEAR(got.at(k), want.at(k), 1e-9 * (1 + std::fabs(want.at(k)))) << tag << ": output " << i << " #" << k;
+  }
+}
+
 /// Checks d(sum of `loss`)/d(target) for every named target of the program
 /// `g` against central finite differences, element by element.
 inline void expectGradientsMatchFiniteDifferences(Graph g, const std::string& lossName,
@@ -109,6 +129,7 @@ inline void expectGradientsMatchFiniteDifferences(Graph g, const std::string& lo
     }
     writeNpy(paths[k], values[k]);
   }
+  expectCompiledMatchesInterpreter(withGrads, grads, tag + " (compiled engine)");
 }
 
 inline void expectGradientsMatchFiniteDifferences(const std::string& source, const std::string& lossName,
