@@ -67,6 +67,7 @@ std::vector<NodeId> addGradients(Graph& g, NodeId loss, const std::vector<NodeId
   IslContext ctx;
   ValidityGuards guards(g, ctx);
   std::set<NodeId> path = pathNodes(g, loss, targets, options);
+  for (NodeId n : path) guards.of(n);  // memoised before any backward node exists
 
   // One accumulator per node on the path, filled once every contribution exists.
   std::map<NodeId, NodeId> acc;

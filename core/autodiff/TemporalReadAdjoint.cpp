@@ -1,5 +1,6 @@
 #include "autodiff/TemporalReadAdjoint.h"
 
+#include "autodiff/ReaderRange.h"
 #include "autodiff/ValidityGuards.h"
 
 #include <algorithm>
@@ -88,28 +89,51 @@ NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId read
   scattered = cb.guarded(scattered, guard);
 
   // Over the producer's domain: read the readers (a point for each fixed
-  // consumer dimension, everything along the others), pick q's position
-  // along each leading axis, and sum.
+  // consumer dimension, the readers' range along the others), pick q's
+  // position along each scattered axis, and sum. Where the readers' range
+  // differs between parts of the domain, each part gets its own read.
   AdjointBuilder pb(g, p.domain, p.loc);
-  std::vector<IndexAtom> atoms;
-  int64_t summed = 0;
+  std::vector<std::string> freeDims;
   for (const std::string& sj : c.domain) {
-    IndexExpr extent = IndexExpr::bound(g.boundOf(sj));
     if (auto it = inv.fixed.find(sj); it != inv.fixed.end()) {
-      atoms.push_back(IndexAtom::point(it->second));
       boundary.push_back({it->second, Constraint::Rel::Ge, 0});
-      boundary.push_back({it->second, Constraint::Rel::Lt, extent});
+      boundary.push_back({it->second, Constraint::Rel::Lt, IndexExpr::bound(g.boundOf(sj))});
     } else {
-      atoms.push_back(IndexAtom::slice(0, extent));
-      ++summed;
+      freeDims.push_back(sj);
     }
   }
-  NodeId r = pb.op(OpKind::Identity, {AdjointInput::through(scattered, atoms)});
-  for (size_t k = 0; k < picks.size(); ++k)
-    r = pb.slice(r, summed + static_cast<int64_t>(k), picks[k].second, picks[k].second + 1);
-  std::vector<int64_t> axes;
-  for (int64_t a = 0; a < summed + static_cast<int64_t>(picks.size()); ++a) axes.push_back(a);
-  r = pb.reduceSum(r, axes, false);
+  auto readersSum = [&](const ReaderCase& rc) {
+    std::vector<IndexAtom> atoms;
+    for (const std::string& sj : c.domain) {
+      if (auto it = inv.fixed.find(sj); it != inv.fixed.end()) {
+        atoms.push_back(IndexAtom::point(it->second));
+      } else if (auto r = rc.ranges.find(sj); r != rc.ranges.end()) {
+        atoms.push_back(IndexAtom::slice(r->second.first, r->second.end));
+      } else {
+        atoms.push_back(IndexAtom::slice(0, IndexExpr::bound(g.boundOf(sj))));
+      }
+    }
+    int64_t summed = static_cast<int64_t>(freeDims.size());
+    NodeId r = pb.op(OpKind::Identity, {AdjointInput::through(scattered, atoms)});
+    for (size_t k = 0; k < picks.size(); ++k)
+      r = pb.slice(r, summed + static_cast<int64_t>(k), picks[k].second, picks[k].second + 1);
+    std::vector<int64_t> axes;
+    for (int64_t a = 0; a < summed + static_cast<int64_t>(picks.size()); ++a) axes.push_back(a);
+    return pb.reduceSum(r, axes, false);
+  };
+  std::vector<ReaderCase> cases = readerCases(g, ctx, e, p.domain, freeDims);
+  NodeId r;
+  if (cases.size() == 1) {
+    r = readersSum(cases[0]);
+  } else {
+    std::vector<AdjointInput> branches;
+    for (size_t i = 0; i < cases.size(); ++i) {
+      bool last = i + 1 == cases.size();
+      branches.push_back(AdjointInput{readersSum(cases[i]), {}, true,
+                                      last ? Condition::always() : Condition::of(cases[i].assumptions)});
+    }
+    r = pb.typed(OpKind::Merge, p.type, std::move(branches));
+  }
   std::vector<Constraint> kept = dropImpliedByBox(g, ctx, p.domain, boundary);
   return pb.guarded(r, kept.empty() ? Condition::always() : Condition::of(kept));
 }

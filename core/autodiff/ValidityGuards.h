@@ -11,6 +11,12 @@
 // recursion stops at them; a slice read assumes its producer is defined on
 // the whole slice, which the front end checks). Constraints implied by the
 // node's domain box are dropped with isl, so most guards are `true`.
+// A node is also only *needed* where some reader uses it: an expression of a
+// branch (read at the same point by the next expression, up to the merge) is
+// needed only where its branch is taken. There, `mean(g[l+1:L])` at l = L-1
+// divides by zero; its local derivatives are NaN and 0 * NaN is no zero, so
+// the guard also includes this liveness (where it can be read off same-point
+// reads; anything else counts as needed everywhere).
 #pragma once
 
 #include "graph/Graph.h"
@@ -25,16 +31,22 @@ class ValidityGuards {
 public:
   ValidityGuards(const Graph& g, IslContext& ctx) : g_(g), ctx_(ctx) {}
 
-  /// Where `node` is defined (over its domain); `true` for most nodes.
+  /// Where `node` is defined and needed (over its domain); `true` for most
+  /// nodes. Ask for every forward node before adding backward nodes to the
+  /// graph: answers are memoised, and backward readers must not count.
   Condition of(NodeId node);
 
 private:
-  std::vector<Constraint> conjunction(NodeId node);
+  std::vector<Constraint> defined(NodeId node);
+  Condition live(NodeId node);
 
   const Graph& g_;
   IslContext& ctx_;
-  std::map<NodeId, std::vector<Constraint>> memo_;
+  std::map<NodeId, std::vector<Constraint>> definedMemo_;
+  std::map<NodeId, Condition> liveMemo_;
+  std::map<NodeId, Condition> guardMemo_;
   std::set<NodeId> inProgress_;
+  std::set<NodeId> liveInProgress_;
 };
 
 /// `conj` without the constraints that hold on the whole box of `domain`
