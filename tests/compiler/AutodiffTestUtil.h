@@ -76,8 +76,10 @@ inline Tensor turnIntoLoad(Graph& g, NodeId n, const std::string& path) {
   return value;
 }
 
-/// The compiled engine (default pipeline) gives the interpreter's values for `nodes`.
-inline void expectCompiledMatchesInterpreter(Graph g, const std::vector<NodeId>& nodes, const std::string& tag) {
+/// The compiled engine (default pipeline) gives the interpreter's values for
+/// `nodes`, within `tol` * (1 + |value|).
+inline void expectCompiledMatchesInterpreter(Graph g, const std::vector<NodeId>& nodes, const std::string& tag,
+                                             double tol = 1e-9) {
   g.outputs.clear();
   for (size_t i = 0; i < nodes.size(); ++i) g.outputs.push_back({"v" + std::to_string(i), nodes[i], {}});
   ReferenceInterpreter interp(g, {});
@@ -89,7 +91,7 @@ inline void expectCompiledMatchesInterpreter(Graph g, const std::vector<NodeId>&
     const Tensor& got = run.outputs[i].second;
     ASSERT_EQ(want.shape(), got.shape()) << tag << ": output " << i;
     for (int64_t k = 0; k < want.numel(); ++k)
-      EXPECT_NEAR(got.at(k), want.at(k), 1e-9 * (1 + std::fabs(want.at(k)))) << tag << ": output " << i << " #" << k;
+      EXPECT_NEAR(got.at(k), want.at(k), tol * (1 + std::fabs(want.at(k)))) << tag << ": output " << i << " #" << k;
   }
 }
 
