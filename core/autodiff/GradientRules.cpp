@@ -11,7 +11,7 @@ namespace {
 class RuleInputs {
 public:
   RuleInputs(AdjointBuilder& b, const Node& c, const std::vector<const Edge*>& inputs, NodeId grad)
-      : b(b), c(c), inputs_(inputs), grad(grad), cached_(inputs.size(), -1) {}
+      : b(b), c(c), grad(grad), inputs_(inputs), cached_(inputs.size(), -1) {}
 
   /// Forward input `k` as node c reads it.
   NodeId in(size_t k) {
@@ -27,14 +27,10 @@ public:
 
   AdjointBuilder& b;
   const Node& c;
-
-private:
-  const std::vector<const Edge*>& inputs_;
-
-public:
   NodeId grad;
 
 private:
+  const std::vector<const Edge*>& inputs_;
   std::vector<NodeId> cached_;
 };
 
