@@ -17,10 +17,11 @@
 //    G's element(s) for that atom are padded with zeros to the producer
 //    dimension's full extent (position e(s), or the window [lo(s), hi(s))),
 //    so the element for q sits at position q for every s; the adjoint reads
-//    all consumer points along the consumer dimensions that no invertible atom
-//    fixes, takes position q and sums.
-// Consumer dimensions not fixed by an invertible atom are summed over their
-// whole extent (a broadcast read contributes from every consumer point).
+//    the consumer points along the consumer dimensions that no invertible
+//    atom fixes, takes position q and sums.
+// Consumer dimensions not fixed by an invertible atom are summed over the
+// readers of q (ReaderRange), or their whole extent when those cannot be
+// derived (a broadcast read contributes from every consumer point).
 #pragma once
 
 #include "autodiff/AdjointBuilder.h"
