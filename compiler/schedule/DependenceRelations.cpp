@@ -207,16 +207,6 @@ std::optional<NodeId> nodeOfStatement(const std::string& name) {
   return std::stoi(m[1].str());
 }
 
-Condition effectiveCondition(const Graph& g, const Edge& e) {
-  Condition live = e.condition;
-  if (g.node(e.consumer).op != OpKind::Merge) return live;
-  for (const Edge* earlier : g.inputs(e.consumer)) {
-    if (earlier->inputIndex >= e.inputIndex) break;
-    live = live && !earlier->condition;
-  }
-  return live;
-}
-
 std::string DependenceRelations::paramContext() const {
   std::vector<std::string> cs;
   for (const std::string& p : params) cs.push_back(p + " >= 1");

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "graph/Graph.h"
+#include "graph/MergeBranches.h"
 #include "symbolic/PointSet.h"
 
 #include <map>
@@ -69,10 +70,6 @@ struct DependenceRelations {
 std::string statementName(NodeId node);
 /// The node of a statement name (`S_4` -> 4); nullopt for other names.
 std::optional<NodeId> nodeOfStatement(const std::string& name);
-
-/// Where the consumer really reads through `e`: the edge's condition, and for
-/// an input of a merge also the negation of every earlier branch's condition.
-Condition effectiveCondition(const Graph& g, const Edge& e);
 
 /// Builds statements and dependences for `g`. Throws std::invalid_argument
 /// for a graph the relations cannot express (a dimension without a bound, an

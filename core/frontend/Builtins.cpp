@@ -1,5 +1,6 @@
 #include "frontend/Builtins.h"
 
+#include "autodiff/Autodiff.h"
 #include "frontend/IndexLowering.h"
 
 #include <algorithm>
@@ -308,6 +309,45 @@ Value minFn(CallArgs& a) {
   return Value::error(a.range);
 }
 
+/// detach(x): the value of x, through which grad() passes no gradient.
+Value detachFn(CallArgs& a) {
+  if (!a.expect(1, 1, {})) return Value::error(a.range);
+  Value v = a.low.makeOp(OpKind::Identity, {}, {a.arg(0)}, a.range);
+  if (v.kind == Value::Kind::Node) a.low.context().detached.insert(v.node);
+  return v;
+}
+
+/// grad(loss, W): the gradient of the sum of `loss` over its domain with
+/// respect to W, a tensor of W's type over W's domain, read like W itself.
+Value gradFn(CallArgs& a) {
+  if (!a.expect(2, 2, {})) return Value::error(a.range);
+  LoweringContext& cx = a.low.context();
+  const ast::Name* lossName = a.call.args[0]->as<ast::Name>();
+  const TensorSymbol* loss = lossName ? cx.scope.tensor(lossName->name) : nullptr;
+  if (!loss) {
+    cx.error(a.call.args[0]->range, "grad() expects the name of a loss tensor as its first argument");
+    return Value::error(a.range);
+  }
+  const ast::Name* targetName = a.call.args[1]->as<ast::Name>();
+  const TensorSymbol* target = targetName ? cx.scope.tensor(targetName->name) : nullptr;
+  if (!target) {
+    cx.error(a.call.args[1]->range, "grad() expects the name of a tensor (such as a param) as its second argument");
+    return Value::error(a.range);
+  }
+  if (loss->poisoned || target->poisoned) return Value::error(a.range);
+  Value read = a.arg(1);  // W at this point: the gradient is read the same way
+  if (read.isError()) return read;
+  AutodiffOptions options;
+  options.stopGradient = cx.detached;
+  try {
+    read.node = addGradients(cx.graph, loss->node, {target->node}, options).at(0);
+  } catch (const AutodiffError& e) {
+    cx.error(a.range, e.what());
+    return Value::error(a.range);
+  }
+  return read;
+}
+
 using Handler = std::function<Value(CallArgs&)>;
 
 const std::map<std::string, Handler>& table() {
@@ -335,6 +375,8 @@ const std::map<std::string, Handler>& table() {
       {"permute", [](CallArgs& a) { return permuteFn(a, false); }},
       {"cat", catFn},
       {"cast", castFn},
+      {"detach", detachFn},
+      {"grad", gradFn},
   };
   return t;
 }

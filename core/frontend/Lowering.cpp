@@ -363,6 +363,8 @@ private:
       return;
     }
     if (auto* c = e.as<ast::Call>()) {
+      // grad(loss, W) varies as W does: the loss is summed over its domain.
+      if (c->callee.name == "grad" && c->args.size() == 2) return collectDims(*c->args[1], dims);
       for (const ast::ExprPtr& a : c->args) collectDims(*a, dims);
       for (const ast::KeywordArg& k : c->kwargs) collectDims(*k.value, dims);
       return;

@@ -16,6 +16,7 @@
 #include "symbolic/PointSet.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,8 @@ struct LoweringContext {
 
   /// Nodes created inside a branch are evaluated only in that branch's region.
   std::map<NodeId, Condition> nodeRegion;
+  /// The nodes made by detach(x): grad() passes no gradient through them.
+  std::set<NodeId> detached;
 
   void error(SourceRange range, std::string message) { diags.error(file, range, std::move(message)); }
   void warning(SourceRange range, std::string message) { diags.warning(file, range, std::move(message)); }

@@ -1,0 +1,67 @@
+// The backward graph of random programs (tests/support/RandomProgram, f32):
+// for a loss summing every float output, the gradients with respect
+// to every float input and param form a valid graph, and the compiled engine
+// computes the same gradients as the reference interpreter. (Finite
+// differences are not used here: random programs contain relu, abs, max and
+// ties of zero-initialised sources, where a one-sided derivative is as right
+// as any; the per-op and per-read checks are in AutodiffGradCheckTest.)
+#include "AutodiffTestUtil.h"
+
+#include "support/RandomProgram.h"
+
+
+namespace tempo::testing {
+namespace {
+
+/// The seeds to run: TEMPO_AUTODIFF_LAST_SEED overrides the default of 3
+/// (a seed takes 10-50 s: large backward graphs through the isl scheduler).
+uint64_t lastSeed() {
+  const char* v = std::getenv("TEMPO_AUTODIFF_LAST_SEED");
+  return v ? std::stoull(v) : 3;
+}
+
+TEST(AutodiffRandomPrograms, BackwardGraphsRunTheSameInBothEngines) {
+  int differentiated = 0;
+  for (uint64_t seed = 1; seed <= lastSeed(); ++seed) {
+    GeneratedProgram p = generateRandomProgramWithReport(seed);
+    const std::string& text = p.text;
+    FrontendResult r = compileSource(text, "random.tpo", ".");
+    ASSERT_TRUE(r.ok()) << "seed " << seed << "\n" << r.renderedDiagnostics() << text;
+    Graph& g = r.graph;
+    // loss = the sum of every float output over its spatial shape and domain.
+    std::string lossText;
+    for (const GraphOutput& o : g.outputs)
+      if (isFloat(g.node(o.node).type.dtype)) lossText += (lossText.empty() ? "" : " + ") + ("sum(" + o.name + ")");
+    if (lossText.empty()) continue;
+    FrontendResult withLoss = compileSource(text + "loss = " + lossText + "\n", "random.tpo", ".");
+    ASSERT_TRUE(withLoss.ok()) << "seed " << seed << "\n" << withLoss.renderedDiagnostics();
+    Graph& lg = withLoss.graph;
+    std::vector<NodeId> targets;
+    for (const auto& [id, n] : lg.nodes())
+      if (opClass(n.op) == OpClass::Source && !n.name.empty() && isFloat(n.type.dtype)) targets.push_back(id);
+    if (targets.empty()) continue;
+    std::vector<NodeId> grads;
+    try {
+      grads = addGradients(lg, nodeNamed(lg, "loss"), targets);
+    } catch (const std::exception& e) {
+      FAIL() << "seed " << seed << ": " << e.what() << "\n" << text;
+    }
+    std::vector<std::string> problems = validateGraph(lg);
+    ASSERT_TRUE(problems.empty()) << "seed " << seed << ": " << problems.front();
+    // f32: the engines' kernels may round differently (BLAS, accumulation order).
+    try {
+      expectCompiledMatchesInterpreter(lg, grads, "seed " + std::to_string(seed), 1e-4);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "seed " << seed << ": " << e.what();
+    }
+    if (::testing::Test::HasFailure()) {
+      ADD_FAILURE() << "program of seed " << seed << ":\n" << text;
+      return;
+    }
+    ++differentiated;
+  }
+  EXPECT_GE(differentiated, static_cast<int>(lastSeed()) / 2);
+}
+
+}  // namespace
+}  // namespace tempo::testing
