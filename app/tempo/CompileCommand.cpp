@@ -41,11 +41,7 @@ void listPasses(const Pipeline& pipeline, std::ostream& out) {
 }
 
 void printChange(const PassSnapshot& snap, std::ostream& out) {
-  if (!snap.changed) {
-    out << "change: no change\n";
-    return;
-  }
-  out << "change: " << snap.diff.summary() << "\n";
+  out << "change: " << (snap.changed ? snap.diff.summary() : "no change") << "\n";
   for (const std::string& note : snap.change.notes) out << "  note: " << note << "\n";
 }
 

@@ -6,6 +6,7 @@
 #include "passes/ConstantFolding.h"
 #include "passes/DeadCodeElimination.h"
 #include "passes/DomainReduction.h"
+#include "passes/StaticTiling.h"
 
 namespace tempo {
 
@@ -24,6 +25,7 @@ const std::vector<PassFactory>& defaultFactories() {
       create<CommonSubexpressionElimination>,
       create<DomainReduction>,
       create<DeadCodeElimination>,
+      create<StaticTiling>,
   };
   return factories;
 }

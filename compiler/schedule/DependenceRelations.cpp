@@ -105,17 +105,26 @@ struct Builder {
   }
 
   /// `0 <= v_i < Bound_i` for each dimension of `node`.
+  /// and the guard of each guarded dimension (Graph::dimGuards) over the others.
   std::vector<std::string> boxConstraints(const Node& node, const std::string& prefix) const {
     std::vector<std::string> out;
     for (size_t i = 0; i < node.domain.size(); ++i)
       out.push_back("0 <= " + prefix + std::to_string(i) + " < " +
                     paramOf(node.domain[i], "node %" + std::to_string(node.id)));
+    for (const std::string& d : node.domain) {
+      auto guard = g.dimGuards.find(d);
+      if (guard == g.dimGuards.end()) continue;
+      IslNaming naming(paramOfBound);
+      naming.addVars(node.domain, prefix);
+      out.push_back(naming.condition(guard->second, "the guard of '" + d + "' in node %" + std::to_string(node.id)));
+    }
     return out;
   }
 
   std::vector<std::string> paramConstraints() const {
     std::vector<std::string> out;
     for (const std::string& p : rel.params) out.push_back(p + " >= 1");
+    for (const std::string& e : rel.paramEqualities) out.push_back(e);
     return out;
   }
 
@@ -220,6 +229,7 @@ Condition effectiveCondition(const Graph& g, const Edge& e) {
 std::string DependenceRelations::paramContext() const {
   std::vector<std::string> cs;
   for (const std::string& p : params) cs.push_back(p + " >= 1");
+  for (const std::string& e : paramEqualities) cs.push_back(e);
   return paramPrefix(params) + "{ : " + joined(cs, " and ") + " }";
 }
 
@@ -256,6 +266,12 @@ DependenceRelations buildDependenceRelations(const Graph& g, IslContext& ctx) {
     rel.params.push_back(param);
     rel.boundOfParam[param] = bound;
     b.paramOfBound[bound] = param;
+  }
+  IslNaming boundNaming(b.paramOfBound);
+  for (const auto& [bound, expr] : g.derivedBounds) {
+    auto it = b.paramOfBound.find(bound);
+    if (it == b.paramOfBound.end()) continue;  // no dimension uses it
+    rel.paramEqualities.push_back(it->second + " = " + boundNaming.expr(expr, "derived bound '" + bound + "'"));
   }
   for (const auto& [id, node] : g.nodes()) b.addStatement(node);
   for (const auto& [id, edge] : g.edges()) b.addDependence(edge);

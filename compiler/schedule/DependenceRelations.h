@@ -49,10 +49,12 @@ struct EdgeDependence {
 struct DependenceRelations {
   std::vector<std::string> params;                 ///< isl names of the bounds
   std::map<std::string, std::string> boundOfParam; ///< isl parameter name -> bound name
+  /// `DS = floor((7 + T)/8)` for each derived bound (Graph::derivedBounds), in isl syntax.
+  std::vector<std::string> paramEqualities;
   std::vector<ScheduleStatement> statements;       ///< by node id
   std::vector<EdgeDependence> dependences;         ///< by edge id
 
-  /// `[B, T] -> { : B >= 1 and T >= 1 }`.
+  /// `[B, T] -> { : B >= 1 and T >= 1 }`, with the derived bounds' equalities.
   std::string paramContext() const;
   /// Union of every statement's domain.
   std::string domainUnion() const;

@@ -33,6 +33,8 @@ struct CompiledRunResult {
 /// Optimises `source` with `pipeline` and schedules it. Throws PassError or
 /// std::runtime_error (scheduling failure) with a message.
 CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline);
+/// The same with the passes' options and bound hints (e.g. "block-size").
+CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, PassContext& context);
 
 /// Runs `program` at `bounds`. With `planStorage` false every node keeps all
 /// its points (the baseline). Throws ExecError.
