@@ -140,8 +140,9 @@ void StaticTiling::run(Graph& graph, PassContext& context) {
       TiledRegionInfo info = tileRegion(graph, *region, bs, *maxSize, context.change);
       context.change.notes.push_back("tiled " + text + " (" + std::to_string(region->carriers.size()) +
                                      " nodes, " + std::to_string(region->eliminations.size()) +
-                                     " reductions) into blocks of " + std::to_string(bs) + " (" + how + ") along " +
-                                     info.blockDim + " < " + info.blockCount);
+                                     " reductions) into blocks of " + std::to_string(bs) + " (" + how + ")" +
+                                     (info.blockDim.empty() ? std::string(", one block per step")
+                                                            : " along " + info.blockDim + " < " + info.blockCount));
       progress = true;
       break;
     }

@@ -9,8 +9,10 @@
 // stable normalised form stored in the result.
 #include "schedule/DependenceRelations.h"
 
+
 #include "schedule/IslPtr.h"
 
+#include <algorithm>
 #include <cctype>
 #include <regex>
 #include <set>
@@ -114,6 +116,11 @@ struct Builder {
     for (const std::string& d : node.domain) {
       auto guard = g.dimGuards.find(d);
       if (guard == g.dimGuards.end()) continue;
+      bool covered = true;  // a node without a dimension the guard names runs on the whole range
+      for (const Symbol& x : guard->second.symbols())
+        covered = covered && (x.kind == SymbolKind::Bound ||
+                              std::find(node.domain.begin(), node.domain.end(), x.name) != node.domain.end());
+      if (!covered) continue;
       IslNaming naming(paramOfBound);
       naming.addVars(node.domain, prefix);
       out.push_back(naming.condition(guard->second, "the guard of '" + d + "' in node %" + std::to_string(node.id)));
@@ -123,8 +130,10 @@ struct Builder {
 
   std::vector<std::string> paramConstraints() const {
     std::vector<std::string> out;
+    // The derived bounds' equalities stay in the context only: every relation
+    // holds for any value of them, and existential divisions in every piece
+    // would make isl's scheduling much slower.
     for (const std::string& p : rel.params) out.push_back(p + " >= 1");
-    for (const std::string& e : rel.paramEqualities) out.push_back(e);
     return out;
   }
 
@@ -227,6 +236,12 @@ Condition effectiveCondition(const Graph& g, const Edge& e) {
 }
 
 std::string DependenceRelations::paramContext() const {
+  std::vector<std::string> cs;
+  for (const std::string& p : params) cs.push_back(p + " >= 1");
+  return paramPrefix(params) + "{ : " + joined(cs, " and ") + " }";
+}
+
+std::string DependenceRelations::paramContextWithDerived() const {
   std::vector<std::string> cs;
   for (const std::string& p : params) cs.push_back(p + " >= 1");
   for (const std::string& e : paramEqualities) cs.push_back(e);

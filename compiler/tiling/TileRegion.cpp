@@ -1,6 +1,7 @@
 #include "tiling/TileRegion.h"
 
 #include "ops/TypeInference.h"
+#include "tiling/IndexBounds.h"
 
 #include <limits>
 #include <stdexcept>
@@ -35,13 +36,19 @@ public:
       : g_(g), r_(r), bs_(bs), change_(change), w_(r.windows.front()), loc_(g.node(w_.consumer).loc) {}
 
   TiledRegionInfo run(const IndexExpr& maxSize) {
-    ds_ = freshName(g_, "ds");
-    std::string count = freshName(g_, "DS");
-    g_.dims.push_back({ds_, count});
-    g_.derivedBounds[count] = IndexExpr::floorDiv(maxSize + (bs_ - 1), bs_);
-    g_.dimGuards[ds_] = Condition::of({Constraint{IndexExpr::dim(ds_) * bs_, Constraint::Rel::Le, w_.size() - 1}});
+    IndexExpr blocks = IndexExpr::floorDiv(maxSize + (bs_ - 1), bs_);
+    singleBlock_ = blocks == IndexExpr(1);
     blockDomain_ = r_.domain;
-    blockDomain_.push_back(ds_);
+    std::string count;
+    if (!singleBlock_) {  // one block holds every window: no block dimension at all
+      ds_ = freshName(g_, "ds");
+      count = freshName(g_, "DS");
+      g_.dims.push_back({ds_, count});
+      g_.derivedBounds[count] = blocks;
+      g_.dimGuards[ds_] = Condition::of({Constraint{IndexExpr::dim(ds_) * bs_, Constraint::Rel::Le, w_.size() - 1}});
+      blockDomain_.push_back(ds_);
+      blockIndex_ = IndexExpr::dim(ds_);
+    }
     buildMask();
     for (NodeId c : r_.carriers) tileCarrier(c);
     for (NodeId e : r_.eliminations) tileElimination(e);
@@ -149,30 +156,81 @@ private:
     NodeId reg = shiftRegister(w);
     const Edge& e = g_.edge(w.edge);
     std::vector<IndexAtom> at = e.index;
-    IndexExpr step = IndexExpr::dim(ds_) * bs_;
+    IndexExpr step = blockIndex_ * bs_;
     at[w.atom] = IndexAtom::point(w.newestAtEnd ? w.hi - 1 - step : w.lo + step);
     TensorType type = g_.node(reg).type;
+    if (singleBlock_) {  // the one block is always inside the window: read the register
+      NodeId b = add(OpKind::Identity, {}, blockDomain_);
+      read(b, reg, at);
+      inferTypeOf(b);
+      return b;
+    }
     NodeId b = add(OpKind::Merge, {}, blockDomain_, type);
     read(b, reg, at, Condition::of({atLeast(w.size() - 1 - step, 0)}));
     read(b, zeros(type), {});
     return b;
   }
 
-  /// mask[ds] (bool[BS]): which positions of block ds lie in the window.
+  /// The lanes 0, 1, ..., BS-1 (i64[BS]) from constants by doubling
+  /// (`cat(l, l + n)`): nodes without a domain, computed once before the loops.
+  NodeId laneIndices() {
+    OpAttrs none;
+    NodeId lanes = constant(0, TensorType{DType::I64, {IndexExpr(1)}});
+    int64_t n = 1;
+    for (; n < bs_; n *= 2) {
+      NodeId shifted = add(OpKind::Add, none, {});
+      read(shifted, lanes, {});
+      read(shifted, constant(static_cast<double>(n), TensorType{DType::I64, {}}), {});
+      inferTypeOf(shifted);
+      NodeId both = add(OpKind::Cat, none, {});
+      read(both, lanes, {});
+      read(both, shifted, {});
+      inferTypeOf(both);
+      lanes = both;
+    }
+    if (n == bs_) return lanes;
+    OpAttrs first;
+    first.axis = 0;
+    first.start = 0;
+    first.stop = bs_;
+    NodeId cut = add(OpKind::Slice, first, {});
+    read(cut, lanes, {});
+    inferTypeOf(cut);
+    return cut;
+  }
+
+  /// The dimensions of the block domain that `e` names, in the block domain's order.
+  std::vector<std::string> dimsOf(const IndexExpr& e) const {
+    std::vector<std::string> out;
+    for (const std::string& d : blockDomain_)
+      if (e.dependsOn(d)) out.push_back(d);
+    return out;
+  }
+
+  /// mask[ds] (bool[BS]): which positions of block ds lie in the window,
+  /// `from <= lane < to`; a limit that holds for every lane is left out
+  /// (a block of a growing window never passes its end, one of a suffix
+  /// window never starts before it).
   void buildMask() {
-    IndexExpr step = IndexExpr::dim(ds_) * bs_;
+    IndexExpr step = blockIndex_ * bs_;
     IndexExpr first = w_.newestAtEnd ? w_.hi - bs_ - step : w_.lo + step;  // position of lane 0
-    std::string lane = freshName(g_, "dj");
-    std::string lanes = freshName(g_, "DJ");
-    g_.dims.push_back({lane, lanes});
-    g_.derivedBounds[lanes] = IndexExpr(bs_);
-    NodeId laneIndex = evalIndex(IndexExpr::dim(lane), {lane});
-    std::vector<IndexAtom> allLanes{IndexAtom::slice(0, bs_)};
-    NodeId from = evalIndex(w_.lo - first, blockDomain_);
-    NodeId to = evalIndex(w_.hi - first, blockDomain_);
-    NodeId ge = binary(OpKind::Ge, laneIndex, allLanes, from, pointsOf(blockDomain_));
-    NodeId lt = binary(OpKind::Lt, laneIndex, allLanes, to, pointsOf(blockDomain_));
-    mask_ = binary(OpKind::And, ge, pointsOf(blockDomain_), lt, pointsOf(blockDomain_));
+    IndexExpr fromLane = w_.lo - first, toLane = w_.hi - first;
+    auto fromMax = upperBoundOverDims(fromLane, g_);
+    auto toMin = lowerBoundOverDims(toLane, g_);
+    bool needFrom = !(fromMax && fromMax->isConstant() && *fromMax->constantValue() <= 0);
+    bool needTo = !(toMin && toMin->isConstant() && *toMin->constantValue() >= bs_);
+    NodeId lanes = laneIndices();
+    std::vector<NodeId> limits;
+    if (needFrom) {
+      NodeId from = evalIndex(fromLane, dimsOf(fromLane));
+      limits.push_back(binary(OpKind::Ge, lanes, {}, from, pointsOf(dimsOf(fromLane))));
+    }
+    if (needTo || limits.empty()) {
+      NodeId to = evalIndex(toLane, dimsOf(toLane));
+      limits.push_back(binary(OpKind::Lt, lanes, {}, to, pointsOf(dimsOf(toLane))));
+    }
+    mask_ = limits.size() == 1 ? limits[0]
+                               : binary(OpKind::And, limits[0], pointsOf(blockDomain_), limits[1], pointsOf(blockDomain_));
   }
 
   /// The node of the tiled graph that stands for what `e` reads (read at the
@@ -240,22 +298,28 @@ private:
     if (!(g_.node(partial).type == n.type))
       throw std::logic_error("static tiling: the partial result of %" + std::to_string(id) + " has type " +
                              g_.node(partial).type.str() + ", not " + n.type.str());
-    NodeId acc = add(isMax ? OpKind::Maximum : OpKind::Add, {}, blockDomain_, n.type);
-    NodeId previous = add(OpKind::Merge, {}, blockDomain_, n.type);
-    std::vector<IndexAtom> before = pointsOf(blockDomain_);
-    before.back() = IndexAtom::point(IndexExpr::dim(ds_) - 1);
-    read(previous, acc, before, Condition::of({atLeast(IndexExpr::dim(ds_), 1)}));
-    read(previous, constant(neutral, n.type), {});
-    read(acc, previous, pointsOf(blockDomain_));
-    read(acc, partial, pointsOf(blockDomain_));
+    NodeId acc = singleBlock_ ? partial : accumulate(partial, isMax, neutral, n.type);
     for (const Edge* e : g_.inputs(id)) g_.removeEdge(e->id);
     Node& final = g_.node(id);
     final.op = OpKind::Identity;
     final.attrs = {};
     std::vector<IndexAtom> last = pointsOf(r_.domain);
-    last.push_back(IndexAtom::point(IndexExpr::floorDiv(w_.size() - 1, bs_)));
+    if (!singleBlock_) last.push_back(IndexAtom::point(IndexExpr::floorDiv(w_.size() - 1, bs_)));
     read(id, acc, last);
     change_.rewritten.insert(id);
+  }
+
+  /// acc[ds] = combine(acc[ds - 1], partial[ds]), from the neutral value.
+  NodeId accumulate(NodeId partial, bool isMax, double neutral, const TensorType& type) {
+    NodeId acc = add(isMax ? OpKind::Maximum : OpKind::Add, {}, blockDomain_, type);
+    NodeId previous = add(OpKind::Merge, {}, blockDomain_, type);
+    std::vector<IndexAtom> before = pointsOf(blockDomain_);
+    before.back() = IndexAtom::point(IndexExpr::dim(ds_) - 1);
+    read(previous, acc, before, Condition::of({atLeast(IndexExpr::dim(ds_), 1)}));
+    read(previous, constant(neutral, type), {});
+    read(acc, previous, pointsOf(blockDomain_));
+    read(acc, partial, pointsOf(blockDomain_));
+    return acc;
   }
 
   Graph& g_;
@@ -267,6 +331,8 @@ private:
   std::string ds_;
   std::vector<std::string> blockDomain_;
   NodeId mask_ = -1;
+  IndexExpr blockIndex_ = 0;  ///< `ds`, or 0 for a single block
+  bool singleBlock_ = false;  ///< one block holds every window: no accumulation over ds
   std::map<std::pair<NodeId, int>, NodeId> registers_;
   std::map<std::string, NodeId> zeros_;
   std::map<NodeId, NodeId> tiled_;

@@ -18,8 +18,8 @@
 //    accumulator recurrence `acc[ds] = combine(acc[ds-1], partial[ds])` over
 //    ds, and the original node reading `acc` at the last block of the step,
 //    `floor((hi - lo - 1) / BS)`.
-// The mask compares a lane index (`eval_index dj` over a lane dimension of
-// bound BS, read as `[0:BS]`) with the window's limits in block coordinates.
+// The mask compares the lane indices 0..BS-1 (constants, computed once) with
+// the window's limits in block coordinates.
 #pragma once
 
 #include "pass/Pass.h"

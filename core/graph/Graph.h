@@ -88,7 +88,8 @@ public:
   /// the points where `dimGuards[d]` holds (a condition over `d` and the
   /// node's other dimensions, e.g. static tiling's block dim `8*ds <= t`:
   /// only the blocks a step reads). Schedules run a node on its guarded
-  /// domain; a reader must read it only there.
+  /// domain; a reader must read it only there. A node whose domain lacks a
+  /// dimension the guard names runs on the whole range of `d`.
   std::map<std::string, Condition> dimGuards;
   std::vector<GraphOutput> outputs;
 
