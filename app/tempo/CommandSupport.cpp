@@ -43,6 +43,12 @@ std::string counted(size_t n, const std::string& noun) {
 }
 }  // namespace
 
+PassContext passContextFor(int64_t blockSize) {
+  PassContext context;
+  if (blockSize > 0) context.options["block-size"] = std::to_string(blockSize);
+  return context;
+}
+
 std::string graphSize(const Graph& g) {
   return counted(g.nodes().size(), "node") + ", " + counted(g.edges().size(), "edge") + ", " +
          counted(g.outputs.size(), "output");

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "frontend/Frontend.h"
+#include "pass/Pass.h"
 
 #include <iosfwd>
 #include <string>
@@ -22,6 +23,9 @@ void printDiagnostics(const DiagnosticBag& diags, const std::string& source, std
 /// Checks every load() file of `program` under `bounds`, prints what is
 /// wrong to `err`; true when all files are fine.
 bool checkDataFiles(const FrontendResult& program, const SymbolEnv& bounds, std::ostream& err);
+
+/// The passes' context for the CLI's pass options (`--block-size N`, 0 = the cost model's choice).
+PassContext passContextFor(int64_t blockSize);
 
 /// `12 nodes, 15 edges, 2 outputs`.
 std::string graphSize(const Graph& g);

@@ -35,8 +35,10 @@ using Outputs = std::vector<std::pair<std::string, Tensor>>;
 
 /// Compiles (passes + schedule) and runs with the executor; prints the
 /// outputs and one line of statistics.
-Outputs evaluateCompiled(const Graph& g, const SymbolEnv& bounds, std::ostream& out) {
-  CompiledProgram program = compileProgram(g, defaultPipeline());
+Outputs evaluateCompiled(const Graph& g, const SymbolEnv& bounds, int64_t blockSize, std::ostream& out) {
+  PassContext context = passContextFor(blockSize);
+  context.boundHints = bounds;  // the cost models size for the bounds of this run
+  CompiledProgram program = compileProgram(g, defaultPipeline(), context);
   CompiledRunResult r = runCompiled(program, bounds);
   for (const auto& [name, value] : r.outputs) out << name << " : " << value.summary() << "\n";
   out << "engine compiled: " << r.stats.execs << " statements, peak " << r.stats.peakBytes << " bytes (predicted "
@@ -85,6 +87,8 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
       ->type_name("NAME=INT")
       ->allow_extra_args(false);
   cmd->add_option("--out", options.outDir, "Write each output to DIR/NAME.npy (DIR is created)")->type_name("DIR");
+  cmd->add_option("--block-size", options.blockSize, "Static tiling's block size (compiled engine; default: the cost model's)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--engine", options.engine, "Execution engine: compiled (passes + isl schedule + executor) or reference (the point-by-point oracle)")
       ->capture_default_str();
   return cmd;
@@ -121,7 +125,7 @@ int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
   if (!bounds) return kExitUsage;
   if (!checkDataFiles(program, *bounds, err)) return kExitProgramErrors;
   try {
-    Outputs results = options.engine == "compiled" ? evaluateCompiled(program.graph, *bounds, out)
+    Outputs results = options.engine == "compiled" ? evaluateCompiled(program.graph, *bounds, options.blockSize, out)
                                                    : evaluateAll(program.graph, *bounds, out);
     if (!options.outDir.empty()) writeOutputs(results, options.outDir, out);
   } catch (const EvalError& e) {

@@ -27,6 +27,7 @@ struct RunOptions {
   std::vector<std::string> sets;  ///< `NAME=INT`, as given
   std::string outDir;             ///< "" = do not write files
   std::string engine = "reference";
+  int64_t blockSize = 0;          ///< static tiling's block size (0: the cost model's)
 };
 
 /// Registers the `run` subcommand on `app`, filling `options` when parsed.
