@@ -12,7 +12,8 @@ const std::vector<std::string> kPasses = {"branch-lowering",
                                           "algebraic-simplification",
                                           "common-subexpression-elimination",
                                           "domain-reduction",
-                                          "dead-code-elimination"};
+                                          "dead-code-elimination",
+                                          "static-tiling"};
 
 size_t count(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -60,7 +61,7 @@ TEST(CliCompile, PrintAfterOnePassPrintsOnlyIt) {
   CliResult r = tempo({"compile", example("small/counter.tpo"), "--print-after", "constant-folding"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(count(r.out, "=== after "), 1u) << r.out;
-  EXPECT_NE(r.out.find("=== after constant-folding (2/6) [no change]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("=== after constant-folding (2/7) [no change]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("change: no change"), std::string::npos) << r.out;
 }
 

@@ -20,7 +20,7 @@ TEST(Pipeline, DefaultPipelineListsEveryPassWithADescription) {
   Pipeline p = defaultPipeline();
   std::vector<std::string> expected = {"branch-lowering", "constant-folding", "algebraic-simplification",
                                        "common-subexpression-elimination", "domain-reduction",
-                                       "dead-code-elimination"};
+                                       "dead-code-elimination", "static-tiling"};
   EXPECT_EQ(p.passNames(), expected);
   EXPECT_EQ(defaultPassNames(), expected);
   for (const auto& pass : p.passes()) EXPECT_GT(pass->description().size(), 100u) << pass->name();
@@ -29,7 +29,7 @@ TEST(Pipeline, DefaultPipelineListsEveryPassWithADescription) {
 TEST(Pipeline, KeepsOneSnapshotPerPassAndMarksUnchangedOnes) {
   Graph g = lowered(kCounter);
   std::vector<PassSnapshot> snaps = defaultPipeline().run(g);
-  ASSERT_EQ(snaps.size(), 6u);
+  ASSERT_EQ(snaps.size(), 7u);
   EXPECT_EQ(snaps[0].passName, "branch-lowering");
   EXPECT_TRUE(snaps[0].changed);
   EXPECT_FALSE(snaps[1].changed);  // nothing to fold
@@ -46,7 +46,7 @@ TEST(Pipeline, DisableSkipsAPass) {
   p.disable("dead-code-elimination");
   EXPECT_TRUE(p.isDisabled("dead-code-elimination"));
   std::vector<PassSnapshot> snaps = p.run(g);
-  ASSERT_EQ(snaps.size(), 5u);
+  ASSERT_EQ(snaps.size(), 6u);
   for (const PassSnapshot& s : snaps) EXPECT_NE(s.passName, "dead-code-elimination");
   EXPECT_NE(printGraph(g).find("unused"), std::string::npos);
 }
