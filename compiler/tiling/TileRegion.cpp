@@ -165,8 +165,21 @@ private:
       inferTypeOf(b);
       return b;
     }
+    // The block is read where it lies in the window and where the window read
+    // itself is defined (its other indices inside the producer's domain).
+    std::vector<Constraint> live{atLeast(w.size() - 1 - step, 0)};
+    const Node& p = g_.node(w.producer);
+    for (size_t i = 0; i < at.size(); ++i) {
+      if (static_cast<int>(i) == w.atom) continue;
+      const IndexExpr& a = at[i].start;
+      IndexExpr last = IndexExpr::bound(g_.boundOf(p.domain[i])) - 1;
+      auto lowest = lowerBoundOverDims(a, g_);
+      auto highest = upperBoundOverDims(a - last, g_);
+      if (!(lowest && lowest->isConstant() && *lowest->constantValue() >= 0)) live.push_back(atLeast(a, 0));
+      if (!(highest && highest->isConstant() && *highest->constantValue() <= 0)) live.push_back(atLeast(last - a, 0));
+    }
     NodeId b = add(OpKind::Merge, {}, blockDomain_, type);
-    read(b, reg, at, Condition::of({atLeast(w.size() - 1 - step, 0)}));
+    read(b, reg, at, Condition::of(live));
     read(b, zeros(type), {});
     return b;
   }
