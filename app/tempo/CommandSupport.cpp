@@ -66,6 +66,12 @@ std::optional<int64_t> parseByteSize(const std::string& text) {
   return static_cast<int64_t>(value * scale);
 }
 
+PassContext passContextFor(int64_t blockSize) {
+  PassContext context;
+  if (blockSize > 0) context.options["block-size"] = std::to_string(blockSize);
+  return context;
+}
+
 std::string graphSize(const Graph& g) {
   return counted(g.nodes().size(), "node") + ", " + counted(g.edges().size(), "edge") + ", " +
          counted(g.outputs.size(), "output");

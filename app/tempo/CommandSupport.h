@@ -8,6 +8,7 @@
 #pragma once
 
 #include "frontend/Frontend.h"
+#include "pass/Pass.h"
 
 #include <cstdint>
 #include <iosfwd>
@@ -33,6 +34,9 @@ int writeResult(const std::string& text, const std::string& path, std::ostream& 
 /// `4096`, `64k`, `1.5M`, `2G`, with an optional trailing `B` (k, M, G = 1024,
 /// 1024^2, 1024^3, either case) -> bytes; nullopt when malformed or negative.
 std::optional<int64_t> parseByteSize(const std::string& text);
+
+/// The passes' context for the CLI's pass options (`--block-size N`, 0 = the cost model's choice).
+PassContext passContextFor(int64_t blockSize);
 
 /// `12 nodes, 15 edges, 2 outputs`.
 std::string graphSize(const Graph& g);

@@ -17,6 +17,8 @@ CLI::App* addCompileCommand(CLI::App& app, CompileOptions& options) {
   cmd->add_option("--print-after", options.printAfter,
                   "Print the change and the SDG after this pass (a pass name, or 'all')");
   cmd->add_option("--stop-after", options.stopAfter, "Stop the pipeline after this pass");
+  cmd->add_option("--block-size", options.blockSize, "Static tiling's block size (default: the cost model's)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--disable", options.disabled, "Skip this pass (may be repeated)")->take_all();
   return cmd;
 }
@@ -41,11 +43,7 @@ void listPasses(const Pipeline& pipeline, std::ostream& out) {
 }
 
 void printChange(const PassSnapshot& snap, std::ostream& out) {
-  if (!snap.changed) {
-    out << "change: no change\n";
-    return;
-  }
-  out << "change: " << snap.diff.summary() << "\n";
+  out << "change: " << (snap.changed ? snap.diff.summary() : "no change") << "\n";
   for (const std::string& note : snap.change.notes) out << "  note: " << note << "\n";
 }
 
@@ -99,7 +97,8 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
   Graph graph = program.graph;
   std::vector<PassSnapshot> snaps;
   try {
-    snaps = pipeline.run(graph);
+    PassContext context = passContextFor(options.blockSize);
+    snaps = pipeline.run(graph, context);
   } catch (const PassError& e) {
     err << "tempo compile: internal compiler error in " << e.what() << "\n";
     return kExitRuntime;

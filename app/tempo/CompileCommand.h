@@ -24,6 +24,7 @@ struct CompileOptions {
   std::string printAfter;  ///< a pass name, "all", or "" for the summary table
   std::string stopAfter;
   std::vector<std::string> disabled;
+  int64_t blockSize = 0;  ///< static tiling's block size (0: the cost model's)
 };
 
 /// Registers the `compile` subcommand on `app`, filling `options` when parsed.

@@ -36,9 +36,11 @@ using Outputs = std::vector<std::pair<std::string, Tensor>>;
 /// Compiles (passes + schedule + memory placement) and runs with the executor;
 /// prints the outputs, the memory budget's plan if any, and one line of
 /// statistics with the measured and the predicted peak.
-Outputs evaluateCompiled(const Graph& g, const SymbolEnv& bounds, std::optional<int64_t> budget, std::ostream& out,
-                         std::ostream& err) {
-  CompiledProgram program = compileProgram(g, defaultPipeline());
+Outputs evaluateCompiled(const Graph& g, const SymbolEnv& bounds, const RunOptions& options,
+                         std::optional<int64_t> budget, std::ostream& out, std::ostream& err) {
+  PassContext context = passContextFor(options.blockSize);
+  context.boundHints = bounds;  // the cost models size for the bounds of this run
+  CompiledProgram program = compileProgram(g, defaultPipeline(), context);
   CompiledRunResult r = runCompiled(program, bounds, CompiledRunOptions{true, budget});
   for (const auto& [name, value] : r.outputs) out << name << " : " << value.summary() << "\n";
   if (r.swapPlan) {
@@ -94,6 +96,8 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
       ->type_name("NAME=INT")
       ->allow_extra_args(false);
   cmd->add_option("--out", options.outDir, "Write each output to DIR/NAME.npy (DIR is created)")->type_name("DIR");
+  cmd->add_option("--block-size", options.blockSize, "Static tiling's block size (compiled engine; default: the cost model's)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--engine", options.engine, "Execution engine: compiled (passes + isl schedule + executor) or reference (the point-by-point oracle)")
       ->capture_default_str();
   cmd->add_option("--memory-budget", options.memoryBudget,
@@ -145,7 +149,7 @@ int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
   if (!bounds) return kExitUsage;
   if (!checkDataFiles(program, *bounds, err)) return kExitProgramErrors;
   try {
-    Outputs results = options.engine == "compiled" ? evaluateCompiled(program.graph, *bounds, budget, out, err)
+    Outputs results = options.engine == "compiled" ? evaluateCompiled(program.graph, *bounds, options, budget, out, err)
                                                    : evaluateAll(program.graph, *bounds, out);
     if (!options.outDir.empty()) writeOutputs(results, options.outDir, out);
   } catch (const EvalError& e) {

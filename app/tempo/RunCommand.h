@@ -28,6 +28,7 @@ struct RunOptions {
   std::string outDir;             ///< "" = do not write files
   std::string engine = "compiled";
   std::string memoryBudget;       ///< "" = none; else bytes with an optional k/M/G suffix
+  int64_t blockSize = 0;          ///< static tiling's block size (0: the cost model's)
 };
 
 /// Registers the `run` subcommand on `app`, filling `options` when parsed.

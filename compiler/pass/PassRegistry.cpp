@@ -6,8 +6,9 @@
 #include "passes/ConstantFolding.h"
 #include "passes/DeadCodeElimination.h"
 #include "passes/DomainReduction.h"
-#include "passes/Vectorisation.h"
 #include "passes/Fusion.h"
+#include "passes/StaticTiling.h"
+#include "passes/Vectorisation.h"
 
 namespace tempo {
 
@@ -27,6 +28,7 @@ const std::vector<PassFactory>& defaultFactories() {
       create<DomainReduction>,
       create<DeadCodeElimination>,
       create<Vectorisation>,
+      create<StaticTiling>,
       create<Fusion>,  // last: it hides the elementwise ops the other passes look at
   };
   return factories;

@@ -9,8 +9,10 @@
 // stable normalised form stored in the result.
 #include "schedule/DependenceRelations.h"
 
+
 #include "schedule/IslPtr.h"
 
+#include <algorithm>
 #include <cctype>
 #include <regex>
 #include <set>
@@ -105,16 +107,32 @@ struct Builder {
   }
 
   /// `0 <= v_i < Bound_i` for each dimension of `node`.
+  /// and the guard of each guarded dimension (Graph::dimGuards) over the others.
   std::vector<std::string> boxConstraints(const Node& node, const std::string& prefix) const {
     std::vector<std::string> out;
     for (size_t i = 0; i < node.domain.size(); ++i)
       out.push_back("0 <= " + prefix + std::to_string(i) + " < " +
                     paramOf(node.domain[i], "node %" + std::to_string(node.id)));
+    for (const std::string& d : node.domain) {
+      auto guard = g.dimGuards.find(d);
+      if (guard == g.dimGuards.end()) continue;
+      bool covered = true;  // a node without a dimension the guard names runs on the whole range
+      for (const Symbol& x : guard->second.symbols())
+        covered = covered && (x.kind == SymbolKind::Bound ||
+                              std::find(node.domain.begin(), node.domain.end(), x.name) != node.domain.end());
+      if (!covered) continue;
+      IslNaming naming(paramOfBound);
+      naming.addVars(node.domain, prefix);
+      out.push_back(naming.condition(guard->second, "the guard of '" + d + "' in node %" + std::to_string(node.id)));
+    }
     return out;
   }
 
   std::vector<std::string> paramConstraints() const {
     std::vector<std::string> out;
+    // The derived bounds' equalities stay in the context only: every relation
+    // holds for any value of them, and existential divisions in every piece
+    // would make isl's scheduling much slower.
     for (const std::string& p : rel.params) out.push_back(p + " >= 1");
     return out;
   }
@@ -213,6 +231,13 @@ std::string DependenceRelations::paramContext() const {
   return paramPrefix(params) + "{ : " + joined(cs, " and ") + " }";
 }
 
+std::string DependenceRelations::paramContextWithDerived() const {
+  std::vector<std::string> cs;
+  for (const std::string& p : params) cs.push_back(p + " >= 1");
+  for (const std::string& e : paramEqualities) cs.push_back(e);
+  return paramPrefix(params) + "{ : " + joined(cs, " and ") + " }";
+}
+
 std::string DependenceRelations::domainUnion() const {
   std::vector<std::string> texts;
   for (const ScheduleStatement& s : statements) texts.push_back(s.domain);
@@ -246,6 +271,12 @@ DependenceRelations buildDependenceRelations(const Graph& g, IslContext& ctx) {
     rel.params.push_back(param);
     rel.boundOfParam[param] = bound;
     b.paramOfBound[bound] = param;
+  }
+  IslNaming boundNaming(b.paramOfBound);
+  for (const auto& [bound, expr] : g.derivedBounds) {
+    auto it = b.paramOfBound.find(bound);
+    if (it == b.paramOfBound.end()) continue;  // no dimension uses it
+    rel.paramEqualities.push_back(it->second + " = " + boundNaming.expr(expr, "derived bound '" + bound + "'"));
   }
   for (const auto& [id, node] : g.nodes()) b.addStatement(node);
   for (const auto& [id, edge] : g.edges()) b.addDependence(edge);

@@ -50,11 +50,17 @@ struct EdgeDependence {
 struct DependenceRelations {
   std::vector<std::string> params;                 ///< isl names of the bounds
   std::map<std::string, std::string> boundOfParam; ///< isl parameter name -> bound name
+  /// `DS = floor((7 + T)/8)` for each derived bound (Graph::derivedBounds), in isl syntax.
+  std::vector<std::string> paramEqualities;
   std::vector<ScheduleStatement> statements;       ///< by node id
   std::vector<EdgeDependence> dependences;         ///< by edge id
 
-  /// `[B, T] -> { : B >= 1 and T >= 1 }`.
+  /// `[B, T] -> { : B >= 1 and T >= 1 }`: what scheduling may assume. The
+  /// derived bounds are left free here (every relation holds for any value
+  /// of them, and their floor divisions would slow isl's scheduler down).
   std::string paramContext() const;
+  /// The same with the derived bounds' equalities, for generating loops.
+  std::string paramContextWithDerived() const;
   /// Union of every statement's domain.
   std::string domainUnion() const;
   /// Union of every edge's validity relation.

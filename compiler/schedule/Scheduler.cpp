@@ -38,6 +38,7 @@ struct IslInputs {
   IslPtr<isl_union_map> validity;
   IslPtr<isl_union_map> proximity;
   IslPtr<isl_set> context;
+  IslPtr<isl_set> astContext;  ///< the context with the derived bounds' definitions
 };
 
 IslInputs readInputs(isl_ctx* ctx, const DependenceRelations& rel, TimeDirection newest) {
@@ -46,6 +47,7 @@ IslInputs readInputs(isl_ctx* ctx, const DependenceRelations& rel, TimeDirection
   in.validity = islCheck(isl_union_map_read_from_str(ctx, rel.validityUnion().c_str()), ctx, "reading dependences");
   in.proximity = islCheck(isl_union_map_read_from_str(ctx, rel.proximityUnion(newest).c_str()), ctx, "reading proximity");
   in.context = islCheck(isl_set_read_from_str(ctx, rel.paramContext().c_str()), ctx, "reading the context");
+  in.astContext = islCheck(isl_set_read_from_str(ctx, rel.paramContextWithDerived().c_str()), ctx, "reading the context");
   return in;
 }
 
@@ -84,7 +86,7 @@ std::string iteratorPrefix(const Graph& g) {
 }
 
 IslPtr<isl_ast_node> generateAst(isl_ctx* ctx, const Graph& g, const IslInputs& in, isl_schedule* schedule) {
-  isl_ast_build* build = isl_ast_build_from_context(isl_set_copy(in.context.get()));
+  isl_ast_build* build = isl_ast_build_from_context(isl_set_copy(in.astContext.get()));
   std::string prefix = iteratorPrefix(g);
   if (prefix != "c") {
     isl_id_list* names = isl_id_list_alloc(ctx, 64);
@@ -148,6 +150,7 @@ IslInputs withoutHoisted(isl_ctx* ctx, const IslInputs& in, isl_union_set* hoist
   main.validity = restrict(in.validity);
   main.proximity = restrict(in.proximity);
   main.context = IslPtr<isl_set>(isl_set_copy(in.context.get()));
+  main.astContext = IslPtr<isl_set>(isl_set_copy(in.astContext.get()));
   return main;
 }
 

@@ -55,8 +55,13 @@ std::optional<SymbolEnv> resolveBounds(const Graph& g, const std::map<std::strin
       error = "'" + name + "' is not a bound of this program";
       return std::nullopt;
     }
+    if (g.isDerivedBound(name)) {
+      error = "bound '" + name + "' is derived from the other bounds and cannot be set";
+      return std::nullopt;
+    }
   }
   for (const DimDecl& d : g.dims) {
+    if (g.isDerivedBound(d.bound)) continue;
     auto o = overrides.find(d.bound);
     auto dflt = g.boundDefaults.find(d.bound);
     if (o != overrides.end()) env[d.bound] = o->second;
@@ -70,7 +75,7 @@ std::optional<SymbolEnv> resolveBounds(const Graph& g, const std::map<std::strin
       return std::nullopt;
     }
   }
-  return env;
+  return g.withDerivedBounds(std::move(env));
 }
 
 }  // namespace tempo

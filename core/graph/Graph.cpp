@@ -100,6 +100,23 @@ std::vector<std::string> Graph::boundNames() const {
   return out;
 }
 
+SymbolEnv Graph::withDerivedBounds(SymbolEnv env) const {
+  std::map<std::string, IndexExpr> pending = derivedBounds;
+  while (!pending.empty()) {
+    bool progressed = false;
+    for (auto it = pending.begin(); it != pending.end();) {
+      bool ready = true;
+      for (const Symbol& s : it->second.symbols()) ready = ready && (env.count(s.name) || !pending.count(s.name));
+      if (!ready) { ++it; continue; }
+      env[it->first] = it->second.evaluate(env);
+      it = pending.erase(it);
+      progressed = true;
+    }
+    if (!progressed) throw std::out_of_range("derived bounds depend on each other in a cycle");
+  }
+  return env;
+}
+
 int Graph::dimIndex(const std::string& dim) const {
   for (size_t i = 0; i < dims.size(); ++i)
     if (dims[i].name == dim) return static_cast<int>(i);

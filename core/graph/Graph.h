@@ -80,6 +80,17 @@ public:
   std::string file;                          ///< the program file ("" if none)
   std::vector<DimDecl> dims;                 ///< declaration order
   std::map<std::string, int64_t> boundDefaults;  ///< from `set`
+  /// Derived bounds: a bound defined by an index expression of other bounds
+  /// (e.g. the block count `DS = floor((T + 7) / 8)` of static tiling). Never
+  /// set by the user; resolved from the other bounds by `withDerivedBounds`.
+  std::map<std::string, IndexExpr> derivedBounds;
+  /// Guarded dimensions: a node whose domain has dimension `d` exists only at
+  /// the points where `dimGuards[d]` holds (a condition over `d` and the
+  /// node's other dimensions, e.g. static tiling's block dim `8*ds <= t`:
+  /// only the blocks a step reads). Schedules run a node on its guarded
+  /// domain; a reader must read it only there. A node whose domain lacks a
+  /// dimension the guard names runs on the whole range of `d`.
+  std::map<std::string, Condition> dimGuards;
   std::vector<GraphOutput> outputs;
 
   NodeId addNode(Node node);  ///< assigns and returns a fresh id
@@ -103,6 +114,11 @@ public:
   /// The bound name of a dimension ("" if unknown).
   std::string boundOf(const std::string& dim) const;
   std::vector<std::string> boundNames() const;
+  bool isDerivedBound(const std::string& name) const { return derivedBounds.count(name) != 0; }
+  /// `env` with every derived bound evaluated from the bounds it names (a
+  /// derived bound may name an earlier derived one); throws std::out_of_range
+  /// when a bound it needs has no value.
+  SymbolEnv withDerivedBounds(SymbolEnv env) const;
   /// Position of `dim` in the declaration order (-1 if unknown).
   int dimIndex(const std::string& dim) const;
   /// The type a consumer sees through `e`: the slice sizes of the edge's

@@ -57,6 +57,8 @@ nlohmann::json graphToJson(const Graph& g) {
   j["dims"] = json::array();
   for (const DimDecl& d : g.dims) j["dims"].push_back({{"name", d.name}, {"bound", d.bound}});
   j["bounds"] = g.boundDefaults;
+  for (const auto& [name, expr] : g.derivedBounds) j["derivedBounds"][name] = expr.str();  // only when tiled
+  for (const auto& [dim, guard] : g.dimGuards) j["guards"][dim] = guard.str();
   j["nodes"] = json::array();
   for (const auto& [id, n] : g.nodes()) {
     json shape = json::array();

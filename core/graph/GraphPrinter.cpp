@@ -40,6 +40,8 @@ std::string printGraph(const Graph& g, const PrintOptions& options) {
     }
     out += "\n";
   }
+  for (const auto& [name, expr] : g.derivedBounds) out += "bound " + name + " = " + expr.str() + "\n";
+  for (const auto& [dim, guard] : g.dimGuards) out += "guard " + dim + " where " + guard.str() + "\n";
   for (const auto& [id, n] : g.nodes()) out += printNode(g, n, options) + "\n";
   for (const GraphOutput& o : g.outputs) out += "out " + o.name + " = %" + std::to_string(o.node) + "\n";
   return out;

@@ -45,6 +45,11 @@ double bytesOverDomain(const Graph& g, const Node& n, SymbolEnv env) {
 
 std::map<int, double> predictedBytesAtDefaults(const Graph& g) {
   SymbolEnv bounds(g.boundDefaults.begin(), g.boundDefaults.end());
+  try {
+    bounds = g.withDerivedBounds(std::move(bounds));
+  } catch (const std::exception&) {
+    // A bound without a default: the nodes over it get no estimate.
+  }
   std::map<int, double> out;
   for (const auto& [id, n] : g.nodes()) {
     try {

@@ -9,9 +9,14 @@
 namespace tempo {
 
 CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline) {
+  PassContext context;
+  return compileProgram(source, pipeline, context);
+}
+
+CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, PassContext& context) {
   CompiledProgram p;
   p.graph = source;
-  p.passes = pipeline.run(p.graph);
+  p.passes = pipeline.run(p.graph, context);
   IslContext isl;
   LoopProgram schedule = scheduleGraph(p.graph, isl);
   p.stores = chooseStores(p.graph, schedule);
@@ -19,10 +24,11 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline) {
   return p;
 }
 
-CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& bounds,
+CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& given,
                               const CompiledRunOptions& options) {
-  SymbolEnv values = bounds;
-  for (const auto& [name, value] : program.graph.boundDefaults) values.emplace(name, value);
+  SymbolEnv defaulted = given;
+  for (const auto& [name, value] : program.graph.boundDefaults) defaulted.emplace(name, value);
+  const SymbolEnv values = program.graph.withDerivedBounds(defaulted);  // the passes may derive bounds (static tiling)
   CompiledRunResult r;
   StoragePlan plan;
   LoopProgram loops;
@@ -41,7 +47,7 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& b
     loops = withoutMemoryStatements(program.loops);
     r.predictedBytes = predictedTotalBytes(plan);
   }
-  Executor executor(program.graph, loops, ExecutorOptions{bounds, std::move(plan)});
+  Executor executor(program.graph, loops, ExecutorOptions{values, std::move(plan)});
   executor.run();
   r.outputs = executor.outputs();
   r.stats = executor.stats();

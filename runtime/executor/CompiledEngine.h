@@ -46,6 +46,8 @@ struct CompiledRunResult {
 /// Optimises `source` with `pipeline`, schedules it and places its memory
 /// statements. Throws PassError or std::runtime_error (scheduling failure) with a message.
 CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline);
+/// The same with the passes' options and bound hints (e.g. "block-size").
+CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, PassContext& context);
 
 /// Runs `program` at `bounds`. Throws ExecError.
 CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& bounds,

@@ -29,6 +29,11 @@ int64_t product(const std::vector<int64_t>& v) {
 Executor::Executor(const Graph& g, const LoopProgram& program, ExecutorOptions options)
     : graph_(g), bounds_(std::move(options.bounds)), plan_(std::move(options.storage)) {
   for (const auto& [name, value] : g.boundDefaults) bounds_.emplace(name, value);  // options win
+  try {
+    bounds_ = g.withDerivedBounds(std::move(bounds_));
+  } catch (const std::out_of_range& e) {
+    throw ExecError(std::string("cannot compute a derived bound: ") + e.what());
+  }
   for (const std::string& b : g.boundNames())
     if (!bounds_.count(b)) throw ExecError("no value for bound '" + b + "': pass it in the executor options");
   for (const auto& [name, value] : bounds_) loopSlots_.push_back(value), loopLayout_.add(name);

@@ -109,10 +109,12 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
         fail(point, "the condition `" + in.edge->condition.str() + "` of input " + in.edge->str() +
                         " does not hold, and only merge inputs may be conditional");
       std::optional<Tensor> arg = gather(in, point, stores);
-      if (!arg) {
-        if (n.op != OpKind::Merge) return std::nullopt;
-        fail(point, "the branch it takes, " + in.edge->str() + ", is undefined here (it reads outside a domain)");
-      }
+      // An undefined input (computed where it read outside a domain) makes this
+      // point undefined too, for a merge's branch as for any input: static
+      // tiling's accumulators run where the untiled reduction was undefined and
+      // never read. A merge branch that itself reads outside fails in gather, and
+      // reading an undefined value as an output fails in the store.
+      if (!arg) return std::nullopt;
       args.push_back(std::move(*arg));
       if (n.op == OpKind::Merge) break;
     }

@@ -83,6 +83,11 @@ size_t ReferenceInterpreter::PointHash::operator()(const Point& p) const {
 ReferenceInterpreter::ReferenceInterpreter(const Graph& g, InterpreterOptions options)
     : graph_(g), bounds_(std::move(options.bounds)) {
   for (const auto& [name, value] : g.boundDefaults) bounds_.emplace(name, value);  // options win
+  try {
+    bounds_ = g.withDerivedBounds(std::move(bounds_));
+  } catch (const std::out_of_range&) {
+    // A bound a derived one needs is missing: reported like any missing bound when read.
+  }
   for (const auto& [id, node] : g.nodes()) inputs_[id] = g.inputs(id);
 }
 
