@@ -238,7 +238,8 @@ int IterationSpace::findDot(NodeId node, const std::vector<int64_t>& point) cons
 
 IterationSpace buildIterationSpace(const Graph& g, const LoopProgram& program, const SymbolEnv& bounds,
                                    const std::string& dimX, const std::string& dimY) {
-  return Builder(g, program, bounds, dimX, dimY).build();
+  // Passes may add bounds derived from the user's (static tiling's block counts).
+  return Builder(g, program, g.withDerivedBounds(bounds), dimX, dimY).build();
 }
 
 }  // namespace tempo

@@ -93,15 +93,30 @@ uint64_t seedFromEnv(const char* name, uint64_t fallback) {
   return env ? std::max<uint64_t>(1, std::strtoull(env, nullptr, 10)) : fallback;
 }
 
-TEST(CompiledDifferential, GeneratedProgramsMatchAtSeveralBounds) {
-  uint64_t last = seedFromEnv("TEMPO_DIFF_LAST_SEED", 300);
-  for (uint64_t seed = seedFromEnv("TEMPO_DIFF_FIRST_SEED", 1); seed <= last; ++seed) {
+/// The 300 generated programs in shards of 50 seeds, one CTest test each, so
+/// `ctest -j` runs them side by side and none nears the per-test time limit.
+constexpr uint64_t kSeedsPerShard = 50;
+constexpr uint64_t kShards = 6;
+
+class CompiledDifferentialShard : public ::testing::TestWithParam<uint64_t> {};
+
+TEST_P(CompiledDifferentialShard, GeneratedProgramsMatchAtSeveralBounds) {
+  const uint64_t first = std::max(seedFromEnv("TEMPO_DIFF_FIRST_SEED", 1), 1 + GetParam() * kSeedsPerShard);
+  const uint64_t last =
+      std::min(seedFromEnv("TEMPO_DIFF_LAST_SEED", kShards * kSeedsPerShard), (GetParam() + 1) * kSeedsPerShard);
+  for (uint64_t seed = first; seed <= last; ++seed) {
     std::string text = testing::generateRandomProgram(seed);
     SCOPED_TRACE("seed " + std::to_string(seed));
     checkProgram(text, "random" + std::to_string(seed) + ".tpo", ".", true, seed);
     if (HasFatalFailure()) return;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Seeds, CompiledDifferentialShard, ::testing::Range<uint64_t>(0, kShards),
+                         [](const ::testing::TestParamInfo<uint64_t>& info) {
+                           return "seeds" + std::to_string(1 + info.param * kSeedsPerShard) + "to" +
+                                  std::to_string((info.param + 1) * kSeedsPerShard);
+                         });
 
 }  // namespace
 }  // namespace tempo
