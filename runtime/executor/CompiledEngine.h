@@ -15,6 +15,7 @@
 #include "pass/Pipeline.h"
 #include "schedule/LoopAst.h"
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <utility>
@@ -34,6 +35,10 @@ struct CompiledRunOptions {
   bool planStorage = true;
   /// Keep the predicted live bytes under this many bytes with SwapOut / SwapIn where possible.
   std::optional<int64_t> memoryBudget;
+  /// Stop the run (ExecCancelled) when this reads true; checked every 256 statements.
+  const std::atomic<bool>* cancel = nullptr;
+  /// Exec statements run so far, for a progress display.
+  std::atomic<size_t>* progress = nullptr;
 };
 
 struct CompiledRunResult {

@@ -6,6 +6,7 @@
 // why (evicted by a circular window, never written, freed). Tests rely on
 // these errors to catch a wrong storage plan or schedule instead of silently
 // reading stale values. `node`/`point` are set when the failure is tied to one.
+// ExecCancelled is the one "error" that is not: a caller asked the run to stop.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,12 @@ public:
 
   int node = -1;
   std::vector<int64_t> point;
+};
+
+/// The run was stopped through ExecutorOptions::cancel (not a failure of the program).
+class ExecCancelled : public ExecError {
+public:
+  ExecCancelled() : ExecError("cancelled") {}
 };
 
 }  // namespace tempo

@@ -27,7 +27,8 @@ int64_t product(const std::vector<int64_t>& v) {
 }  // namespace
 
 Executor::Executor(const Graph& g, const LoopProgram& program, ExecutorOptions options)
-    : graph_(g), bounds_(std::move(options.bounds)), plan_(std::move(options.storage)) {
+    : graph_(g), bounds_(std::move(options.bounds)), plan_(std::move(options.storage)), cancel_(options.cancel),
+      progress_(options.progress) {
   for (const auto& [name, value] : g.boundDefaults) bounds_.emplace(name, value);  // options win
   try {
     bounds_ = g.withDerivedBounds(std::move(bounds_));
@@ -180,7 +181,10 @@ void Executor::execute(const std::vector<Stmt>& body) {
           storeOf(s.node, "exec").writeUndefined(point_);
           ++stats_.undefinedExecs;
         }
-        ++stats_.execs;
+        if ((++stats_.execs & 255) == 0) {
+          if (progress_) progress_->store(static_cast<size_t>(stats_.execs));
+          if (cancel_ && cancel_->load()) throw ExecCancelled();
+        }
         break;
       }
       case Stmt::Kind::Alloc: storeOf(s.node, "alloc").allocate(), ++stats_.memoryStatements; break;

@@ -28,6 +28,7 @@
 #include "schedule/LoopAst.h"
 #include "tensor/Tensor.h"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
@@ -43,6 +44,10 @@ struct ExecutorOptions {
   SymbolEnv bounds;
   /// Store kind per node; nullopt (or a node missing from it) means a WholeStore.
   std::optional<StoragePlan> storage;
+  /// Checked every 256 exec statements: when it reads true the run stops with ExecCancelled.
+  const std::atomic<bool>* cancel = nullptr;
+  /// When set, receives the number of exec statements run so far (for progress bars).
+  std::atomic<size_t>* progress = nullptr;
 };
 
 struct ExecStats {
@@ -89,6 +94,8 @@ private:
   const Graph& graph_;
   SymbolEnv bounds_;
   std::optional<StoragePlan> plan_;
+  const std::atomic<bool>* cancel_ = nullptr;
+  std::atomic<size_t>* progress_ = nullptr;
   SlotLayout loopLayout_;
   std::vector<int64_t> loopSlots_;
   std::vector<Stmt> body_;

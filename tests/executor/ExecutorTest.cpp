@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 namespace tempo {
 namespace {
 
@@ -194,6 +196,21 @@ TEST(Executor, LoadedSourceIsIndexedPerPoint) {
   // The whole 6 x 3 array plus 6 stored points of h, plus y.
   EXPECT_EQ(ex.memory().nodeBytes(h), 2 * 6 * 3 * 4);
   EXPECT_EQ(ex.memory().nodeBytes(y), 6 * 3 * 4);
+}
+
+TEST(Executor, ACancelFlagStopsTheRunAndProgressCountsExecs) {
+  Counter k;
+  std::atomic<bool> cancel{false};
+  std::atomic<size_t> progress{0};
+  Executor finished(k.g, k.schedule(), ExecutorOptions{{{"T", 2000}}, std::nullopt, &cancel, &progress});
+  finished.run();
+  EXPECT_GE(progress.load(), 2000u);  // every 256 execs, 2000 * 2 of them
+  EXPECT_LE(progress.load(), static_cast<size_t>(finished.stats().execs));
+
+  cancel = true;
+  Executor stopped(k.g, k.schedule(), ExecutorOptions{{{"T", 2000}}, std::nullopt, &cancel, nullptr});
+  EXPECT_THROW(stopped.run(), ExecCancelled);
+  EXPECT_EQ(stopped.stats().execs, 256);  // the first check
 }
 
 TEST(Executor, ErrorsAreCaughtBeforeRunning) {

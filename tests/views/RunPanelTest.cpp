@@ -12,6 +12,7 @@
 #include "run/RunPanel.h"
 #include "run/TensorTableModel.h"
 
+#include <QComboBox>
 #include <QListWidget>
 #include <QSpinBox>
 
@@ -103,12 +104,21 @@ private Q_SLOTS:
     QCOMPARE(panel.boundsEditor()->spinBox("T")->value(), 7);
   }
 
+  void aLongRunCanBeCancelled_data() {
+    QTest::addColumn<int>("engine");
+    QTest::newRow("reference") << static_cast<int>(Engine::Reference);
+    QTest::newRow("compiled") << static_cast<int>(Engine::Compiled);
+  }
   void aLongRunCanBeCancelled() {
+    QFETCH(int, engine);
     auto program = std::make_shared<const FrontendResult>(compileSource(
         "dim t < T\nset T = 1000000\nc : f32[] over (t)\nc[0] = 1.0\nc[t] = c[t-1] + 1.0\nout c\n", "long.tpo", "."));
     QVERIFY(program->ok());
     RunPanel panel;
     panel.setProgram(program);
+    auto* engines = panel.findChild<QComboBox*>(QStringLiteral("runEngine"));
+    QVERIFY(engines);
+    engines->setCurrentIndex(engines->findData(engine));
     QSignalSpy finished(&panel, &RunPanel::runFinished);
     panel.run();
     QVERIFY(panel.isRunning());

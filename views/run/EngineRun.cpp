@@ -31,11 +31,24 @@ void runReference(const Graph& graph, const std::atomic<bool>* cancel, std::atom
   outcome.pointsEvaluated = interpreter.pointsEvaluated();
 }
 
-void runCompiledEngine(const Graph& graph, RunOutcome& outcome) {
+void runCompiledEngine(const Graph& graph, const std::atomic<bool>* cancel, std::atomic<size_t>* progress,
+                       RunOutcome& outcome) {
   auto start = std::chrono::steady_clock::now();
   CompiledProgram program = compileProgram(graph, defaultPipeline());
   outcome.compileSeconds = secondsSince(start);
-  CompiledRunResult result = runCompiled(program, outcome.bounds);
+  CompiledRunOptions options;
+  options.cancel = cancel;
+  options.progress = progress;
+  CompiledRunResult result;
+  try {
+    result = runCompiled(program, outcome.bounds, options);
+  } catch (const ExecCancelled&) {
+    outcome.cancelled = true;
+    outcome.error = "cancelled";
+    outcome.seconds = secondsSince(start) - outcome.compileSeconds;
+    if (progress) outcome.pointsEvaluated = progress->load();
+    return;
+  }
   outcome.outputs = std::move(result.outputs);
   outcome.seconds = result.stats.seconds;
   outcome.pointsEvaluated = static_cast<size_t>(result.stats.execs);
@@ -64,7 +77,7 @@ RunOutcome runProgram(const FrontendResult& program, const std::map<std::string,
   }
   try {
     if (engine == Engine::Reference) runReference(program.graph, cancel, progress, outcome);
-    else runCompiledEngine(program.graph, outcome);
+    else runCompiledEngine(program.graph, cancel, progress, outcome);
   } catch (const std::exception& e) {  // ExecError, PassError, scheduling failures, kernel errors
     outcome.error = std::string(engine == Engine::Compiled ? "compiled run failed: " : "evaluation failed: ") + e.what();
   }

@@ -30,11 +30,12 @@ RunPanel::RunPanel(QWidget* parent)
     : QWidget(parent), bounds_(new BoundsEditor), engine_(new QComboBox), runButton_(new QPushButton(tr("Run"))),
       cancelButton_(new QPushButton(tr("Cancel"))), progressBar_(new QProgressBar), status_(new QLabel),
       time_(new QLabel), memory_(new QLabel), outputs_(new QListWidget), outputView_(new OutputView) {
+  engine_->setObjectName(QStringLiteral("runEngine"));
   engine_->addItem(tr("Reference interpreter"), static_cast<int>(Engine::Reference));
   engine_->addItem(tr("Compiled (passes + schedule)"), static_cast<int>(Engine::Compiled));
   engine_->setItemData(0, tr("The oracle: evaluates every point in the obvious way"), Qt::ToolTipRole);
   engine_->setItemData(1, tr("Optimises the graph, schedules it with isl and executes the loops; "
-                             "measures and predicts peak memory. Cannot be cancelled."), Qt::ToolTipRole);
+                             "measures and predicts peak memory."), Qt::ToolTipRole);
   runButton_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
   runButton_->setToolTip(tr("Run every output (Ctrl+R)"));
   cancelButton_->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
@@ -103,8 +104,7 @@ void RunPanel::setEngine(Engine engine) { engine_->setCurrentIndex(engine_->find
 void RunPanel::updateButtons() {
   runButton_->setEnabled(program_ && program_->ok() && !isRunning());
   engine_->setEnabled(!isRunning());
-  // Only the reference interpreter checks the cancel flag.
-  cancelButton_->setEnabled(isRunning() && engine_->currentData().toInt() == static_cast<int>(Engine::Reference));
+  cancelButton_->setEnabled(isRunning());  // both engines check the cancel flag
 }
 
 void RunPanel::run() {
