@@ -204,17 +204,24 @@ NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId read
   if (run) scattered = runningSum(kb, scattered, *run);
   auto readersSum = [&](const ReaderCase& rc) {
     std::vector<IndexAtom> atoms;
+    std::vector<Constraint> someReader;  // for a running sum: q has a reader at all
     int64_t summed = 0;
     for (const std::string& sj : kept) {
       IndexExpr extent = IndexExpr::bound(g.boundOf(sj));
       auto r = rc.ranges.find(sj);
       if (auto it = inv.fixed.find(sj); it != inv.fixed.end()) {
         atoms.push_back(IndexAtom::point(it->second));
-      } else if (run) {  // the running sum from the first reader on, or up to the last
-        IndexExpr at = r == rc.ranges.end() ? (run->suffix ? IndexExpr(0) : extent - 1)
-                       : run->suffix        ? IndexExpr::min(r->second.first, extent - 1)
-                                            : IndexExpr::max(r->second.end - 1, 0);
-        atoms.push_back(IndexAtom::point(at));
+      } else if (run && r == rc.ranges.end()) {  // readers unknown: the whole running sum
+        atoms.push_back(IndexAtom::point(run->suffix ? IndexExpr(0) : extent - 1));
+      } else if (run) {
+        // From the first reader on, or up to the last. Where q has no reader
+        // the running sum is not read at all: its nearest point would be a
+        // non-reader that may depend on q (the consumer at q itself).
+        const ReaderRange& range = r->second;
+        atoms.push_back(IndexAtom::point(run->suffix ? IndexExpr::min(range.first, extent - 1)
+                                                     : IndexExpr::max(range.end - 1, 0)));
+        someReader.push_back(run->suffix ? Constraint{range.first, Constraint::Rel::Lt, extent}
+                                         : Constraint{range.end, Constraint::Rel::Ge, 1});
       } else {
         atoms.push_back(r != rc.ranges.end() ? IndexAtom::slice(r->second.first, r->second.end)
                                              : IndexAtom::slice(0, extent));
@@ -226,7 +233,8 @@ NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId read
       r = pb.slice(r, summed + static_cast<int64_t>(k), picks[k].second, picks[k].second + 1);
     std::vector<int64_t> axes;
     for (int64_t a = 0; a < summed + static_cast<int64_t>(picks.size()); ++a) axes.push_back(a);
-    return pb.reduceSum(r, axes, false);
+    std::vector<Constraint> where = dropImpliedByBox(g, ctx, p.domain, someReader);
+    return pb.guarded(pb.reduceSum(r, axes, false), where.empty() ? Condition::always() : Condition::of(where));
   };
   std::vector<ReaderCase> cases = readerCases(g, ctx, e, p.domain, freeDims);
   NodeId r;

@@ -100,6 +100,21 @@ std::vector<GradCase> temporalCases() {
       {"future_range",
        kTime + x + "a = mean(x[t:T], dim=0)\nout loss = sum(sigmoid(a) * x)\n",
        {"x"}},
+      {"growing_window_in_a_recurrence",  // a running sum from the first reader on
+       kTime + x + "y : f64[2] over (t)\ny[0] = tanh(x[0])\ny[t] = tanh(x[t] + mean(y[0:t], dim=0) * v)\n"
+                   "out loss = sum(y * y)\n",
+       {"x", "v"}},
+      {"future_window_in_a_recurrence",  // a running sum up to the last reader
+       kTime + x + "z : f64[2] over (t)\nz[T-1] = tanh(x[T-1])\nz[t] = tanh(x[t] * mean(z[t+1:T], dim=0) + v)\n"
+                   "out loss = sum(z * x)\n",
+       {"x", "v"}},
+      {"centred_window",
+       kTime + x + "a = sum(tanh(x[max(0, t-1):min(t+2, T)]), dim=0)\nout loss = sum(a * a * v)\n",
+       {"x", "v"}},
+      {"windows_along_two_dimensions",  // two free consumer dimensions: no running sum
+       kBatchTime + "param x : f64[2] over (b, t) = normal(seed=1)\n"
+                    "a = sum(sum(tanh(x[0:b+1, t:T]), dim=0), dim=0)\nout loss = sum(a * a)\n",
+       {"x"}},
       {"broadcast_over_time",
        kTime + x + "a = tanh(x * v)\nout loss = sum(a)\n",
        {"x", "v"}},
