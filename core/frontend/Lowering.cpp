@@ -3,6 +3,7 @@
 #include "frontend/DomainChecks.h"
 #include "frontend/ExprLowering.h"
 #include "frontend/IndexLowering.h"
+#include "frontend/OptimizeLowering.h"
 #include "ops/TypeInference.h"
 
 #include <algorithm>
@@ -15,11 +16,16 @@ namespace {
 
 class StatementLowering {
 public:
-  explicit StatementLowering(LoweringContext& cx) : cx_(cx) {}
+  explicit StatementLowering(LoweringContext& cx) : cx_(cx), optimize_(cx) {}
 
   void run(const ast::Program& program) {
     for (const ast::Stmt& s : program.stmts) std::visit([&](const auto& n) { lower(s, n); }, s.node);
     // Statements with syntax errors were dropped: whole-program checks would only repeat them.
+    if (cx_.diags.hasErrors()) return;
+    checkDomains(cx_);
+    if (cx_.diags.hasErrors() || !optimize_.given()) return;
+    // optimize rewrites the checked program into one training loop; check its recurrences again.
+    optimize_.apply();
     if (!cx_.diags.hasErrors()) checkDomains(cx_);
   }
 
@@ -437,6 +443,8 @@ private:
       cx_.scope.addTensor(poisoned(l.name, TensorSymbol::Kind::Let, stmt.range));
   }
 
+  void lower(const ast::Stmt& stmt, const ast::Optimize& o) { optimize_.lower(stmt, o); }
+
   void lower(const ast::Stmt& stmt, const ast::Out& o) {
     const TensorSymbol* t = nullptr;
     if (o.value) {
@@ -470,6 +478,7 @@ private:
   }
 
   LoweringContext& cx_;
+  OptimizeLowering optimize_;
 };
 
 }  // namespace
