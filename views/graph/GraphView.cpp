@@ -28,7 +28,8 @@ struct GraphView::LayoutResult {
 GraphView::GraphView(QWidget* parent) : QWidget(parent) {
   search_ = new QLineEdit(this);
   search_->setObjectName("graphSearch");
-  search_->setPlaceholderText(tr("Find node by name or op (Enter zooms to matches)"));
+  search_->setPlaceholderText(tr("Find node or op (Enter zooms)"));
+  search_->setToolTip(tr("Find nodes by name or op; Enter zooms to the matches and opens the closed boxes holding them"));
   search_->setClearButtonEnabled(true);
   matches_ = new QLabel(this);
   matches_->setMinimumWidth(matches_->fontMetrics().horizontalAdvance(tr("999 matches")) + 4);
