@@ -7,6 +7,7 @@
 // interpreter's values on every one of these programs.
 #include "autodiff/Optimize.h"
 #include "AutodiffTestUtil.h"
+#include "support/GoldenFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -218,6 +219,15 @@ TEST(Optimize, LeastSquaresLearns) {
   std::vector<NodeId> nodes;
   for (const GraphOutput& o : g.outputs) nodes.push_back(o.node);
   testing::expectCompiledMatchesInterpreter(g, nodes, "least squares (compiled engine)", 1e-4);
+}
+
+TEST(Optimize, RnnTrainExampleLearnsByBackpropagationThroughTime) {
+  FrontendResult r = compileFile((testing::sourceDir() / "resources" / "examples" / "rnn_train.tpo").string());
+  ASSERT_TRUE(r.ok()) << r.renderedDiagnostics();
+  EXPECT_EQ(r.graph.trainedParams.size(), 5u);
+  Vec loss = outputValues(r.graph, "loss");
+  ASSERT_EQ(loss.size(), static_cast<size_t>(r.graph.boundDefaults.at("I")));
+  EXPECT_LT(loss.back(), loss.front() / 10) << "first " << loss.front() << ", last " << loss.back();
 }
 
 TEST(Optimize, ParamsBecomeRecurrentOverTheIterationDimension) {
