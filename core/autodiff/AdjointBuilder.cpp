@@ -162,8 +162,9 @@ NodeId AdjointBuilder::sumToShape(NodeId g, const std::vector<IndexExpr>& shape)
 NodeId AdjointBuilder::guarded(NodeId v, const Condition& cond) {
   if (cond.isAlways()) return v;
   const TensorType t = typeOf(v);
-  if (cond.isNever()) return zeros(t);
   NodeId z = zeros(t);
+  // A constant has no domain; readers of a guarded value read it over this builder's domain.
+  if (cond.isNever()) return typed(OpKind::Identity, t, {AdjointInput::at(z)});
   return typed(OpKind::Merge, t, {AdjointInput{v, {}, true, cond}, AdjointInput::at(z)});
 }
 
