@@ -262,8 +262,19 @@ Value detachFn(CallArgs& a) {
   return v;
 }
 
+/// The backward graph of `loss` with the current detached nodes, made on first use.
+BackwardGraph& backwardGraphOf(LoweringContext& cx, NodeId loss) {
+  for (const std::unique_ptr<BackwardGraph>& bg : cx.backwardGraphs)
+    if (bg->loss() == loss && bg->options().stopGradient == cx.detached) return *bg;
+  AutodiffOptions options;
+  options.stopGradient = cx.detached;
+  return *cx.backwardGraphs.emplace_back(std::make_unique<BackwardGraph>(cx.graph, loss, options));
+}
+
 /// grad(loss, W): the gradient of the sum of `loss` over its domain with
 /// respect to W, a tensor of W's type over W's domain, read like W itself.
+/// Every grad() of one loss shares its backward graph (a let of it copies the
+/// gradient into a node of its own).
 Value gradFn(CallArgs& a) {
   if (!a.expect(2, 2, {})) return Value::error(a.range);
   LoweringContext& cx = a.low.context();
@@ -282,10 +293,8 @@ Value gradFn(CallArgs& a) {
   if (loss->poisoned || target->poisoned) return Value::error(a.range);
   Value read = a.arg(1);  // W at this point: the gradient is read the same way
   if (read.isError()) return read;
-  AutodiffOptions options;
-  options.stopGradient = cx.detached;
   try {
-    read.node = addGradients(cx.graph, loss->node, {target->node}, options).at(0);
+    read.node = backwardGraphOf(cx, loss->node).gradients({target->node}).at(0);
   } catch (const AutodiffError& e) {
     cx.error(a.range, e.what());
     return Value::error(a.range);
