@@ -37,8 +37,8 @@ Graph example(const std::string& name) {
 
 Curve returnCurve(const std::string& name, const SymbolEnv& bounds, int window) {
   CompiledRunResult run = runCompiled(compileProgram(example(name), defaultPipeline()), bounds);
-  for (const auto& [name, ret] : run.outputs) {
-    if (name != "ret") continue;
+  for (const auto& [output, ret] : run.outputs) {
+    if (output != "ret") continue;
     int64_t n = ret.numel();
     EXPECT_GE(n, 2 * window);
     Curve c;
