@@ -222,6 +222,48 @@ TEST(CpuKernels, PermuteExpandSliceCatReshapeMatchReference) {
   }
 }
 
+/// A slice that is one contiguous run is a window on the input's buffer: the
+/// reference's values, no copy, and windows of windows, clones and kernels
+/// reading a window see exactly its elements.
+TEST(CpuKernels, ContiguousSlicesAreWindowsWithTheReferenceValues) {
+  std::mt19937 rng(8);
+  auto sliceAttrs = [](int64_t axis, int64_t start, int64_t stop) {
+    OpAttrs a;
+    a.axis = axis, a.start = IndexExpr(start), a.stop = IndexExpr(stop);
+    return a;
+  };
+  for (DType t : kAllTypes) {
+    Tensor x = randomTensor(t, {5, 3, 4}, rng);
+    size_t esize = dtypeSize(t);
+    for (auto [axis, start, stop] : std::vector<std::array<int64_t, 3>>{{0, 2, 3}, {0, 1, 4}, {0, 0, 5}, {0, 5, 5}}) {
+      Shape out = {stop - start, 3, 4};
+      Tensor want = refOp(OpKind::Slice, sliceAttrs(axis, start, stop), {x}, t, out);
+      Tensor got = cpu::evalOp(OpKind::Slice, sliceAttrs(axis, start, stop), {x}, t, out);
+      EXPECT_EQ(got.raw(), static_cast<const std::byte*>(x.raw()) + start * 12 * esize) << "a window, not a copy";
+      ASSERT_EQ(got.shape(), want.shape());
+      EXPECT_EQ(std::memcmp(got.raw(), want.raw(), want.nbytes()), 0) << dtypeName(t);
+    }
+    // [1, 3, 4] out of axis 0, then rows 1:3 of it (axis 1: the axis before has size 1): a window of a window.
+    Tensor row = cpu::evalOp(OpKind::Slice, sliceAttrs(0, 3, 4), {x}, t, {1, 3, 4});
+    Tensor inner = cpu::evalOp(OpKind::Slice, sliceAttrs(1, 1, 3), {row}, t, {1, 2, 4});
+    Tensor want = refOp(OpKind::Slice, sliceAttrs(1, 1, 3), {refOp(OpKind::Slice, sliceAttrs(0, 3, 4), {x}, t, {1, 3, 4})}, t, {1, 2, 4});
+    EXPECT_EQ(inner.raw(), static_cast<const std::byte*>(x.raw()) + (3 * 12 + 4) * esize);
+    EXPECT_EQ(std::memcmp(inner.raw(), want.raw(), want.nbytes()), 0);
+    Tensor copy = inner.clone();
+    EXPECT_NE(copy.raw(), inner.raw());
+    EXPECT_EQ(std::memcmp(copy.raw(), want.raw(), want.nbytes()), 0);
+    if (t != DType::Bool)  // a kernel reading a window sees only its elements
+      expectSame(OpKind::Add, {}, {inner, inner}, refOp(OpKind::Add, {}, {want, want}, t, {1, 2, 4}));
+    // Not one run (axis 1 of [5, 3, 4]): the reference's copy.
+    Tensor strided = cpu::evalOp(OpKind::Slice, sliceAttrs(1, 1, 2), {x}, t, {5, 1, 4});
+    EXPECT_EQ(std::memcmp(strided.raw(), refOp(OpKind::Slice, sliceAttrs(1, 1, 2), {x}, t, {5, 1, 4}).raw(),
+                          strided.nbytes()), 0);
+  }
+  Tensor x(DType::F32, {4, 2});
+  EXPECT_THROW(x.window(7, {1, 2}), std::out_of_range);
+  EXPECT_THROW(cpu::evalOp(OpKind::Slice, sliceAttrs(0, 3, 5), {x}, DType::F32, {2, 2}), std::invalid_argument);
+}
+
 /// Every rank combination 1-4 x 1-4, with broadcast batch dims; returns the worst |d| / bound seen.
 double checkMatmul(DType t, int64_t m, int64_t k, int64_t n, std::mt19937& rng, cpu::MatmulAccumulation acc) {
   const std::vector<Shape> batches = {{}, {3}, {1}, {2, 3}, {2, 1}};

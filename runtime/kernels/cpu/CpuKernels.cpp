@@ -29,6 +29,10 @@ std::optional<Tensor> fast(OpKind op, const OpAttrs& attrs, const std::vector<Te
       if (op == OpKind::Permute) return permute(in[0], attrs.perm);
       if (op == OpKind::Expand) return expand(in[0], outShape);
       if (op == OpKind::Reshape && shapeNumel(outShape) == in[0].numel()) return in[0].reshaped(outShape);
+      if (op == OpKind::Slice) {
+        std::optional<int64_t> start = attrs.start.constantValue(), stop = attrs.stop.constantValue();
+        if (start && stop) return sliceWindow(in[0], attrs.axis, *start, *stop);
+      }
       return std::nullopt;
     default: return std::nullopt;  // cast, sources, merge: the reference
   }

@@ -3,10 +3,11 @@
 // Same contract as ref::evalOp (kernels/ReferenceKernels.h) — same inputs,
 // same result dtype/shape checks, same errors — but fast: elementwise ops
 // (Elementwise.h), reductions (Reduce.h) and permute/expand (Movement.h)
-// are vectorised loops split over both cores, a fused node's program runs
+// are vectorised loops split over both cores, a slice that is one contiguous
+// run shares its input's buffer (Movement.h), a fused node's program runs
 // in one chunked pass over its output (Fused.h), f32/f64 matmul is OpenBLAS
 // (Matmul.h), reshape and identity share the input buffer. What is not
-// specialised runs the reference kernel: cast, slice and cat (already
+// specialised runs the reference kernel: cast, other slices and cat (already
 // single-pass loops / memcpy), integer div and pow (they can throw),
 // integer and bool matmul, and every malformed call, so error messages are
 // the reference's. Numerical differences from the reference: f32/f64
