@@ -26,6 +26,24 @@ std::vector<GradCase> primitiveCases() {
        "a = exp(x) + log(y) + sqrt(y) + tanh(x) + sigmoid(x) + relu(x) + abs(x) - x\n"
        "out loss = sum(a * a)\n",
        {"x", "y"}},
+      {"trigonometric",
+       "dim t < T\nset T = 3\n"
+       "param x : f64[4] over (t) = normal(seed=1)\n"
+       "param y : f64[4] = normal(seed=2)\n"
+       "a = sin(x) * cos(y) + cos(x * y) - sin(2.0 * y)\n"
+       "out loss = sum(a * a)\n",
+       {"x", "y"}},
+      // The sample is a constant of the logits (no gradient through it); the log-probability
+      // of the drawn class is differentiable. A perturbation of 1e-5 moves no draw across a
+      // class boundary here (the draws are the same at z +- h as at z).
+      {"sampled_log_probability",
+       "dim t < T\nset T = 6\n"
+       "param z : f64[2, 3] over (t) = normal(seed=1)\n"
+       "param w : f64[2] over (t) = normal(seed=2)\n"
+       "a = categorical(z, seed=5)\n"
+       "logp = sum(log_softmax(z) * cast(one_hot(a, 3), f64), dim=-1)\n"
+       "out loss = sum(logp * w)\n",
+       {"z", "w"}},
       {"binary_broadcast",
        "param a : f64[3, 4] = normal(seed=1)\n"
        "param b : f64[4] = uniform(seed=2, low=0.5, high=1.5)\n"

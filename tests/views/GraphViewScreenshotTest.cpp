@@ -1,7 +1,7 @@
 // Pictures of the graph view under the offscreen platform, for looking at
-// (and for the README): gpt_decode fitted, zoomed on the editor's line,
-// grouped by line with one group expanded, with the bytes overlay, and the
-// RNN. Files go to $TEMPO_SCREENSHOT_DIR (default: a temp dir); the test
+// (and for the README): gpt_decode fitted (fusion groups framed), zoomed on
+// the editor's line, with the bytes overlay, with its fusion groups
+// collapsed, grouped by line, and the RNN. Files go to $TEMPO_SCREENSHOT_DIR (default: a temp dir); the test
 // checks each picture has real content (many colours, not blank).
 #include "GraphViewTestUtil.h"
 
@@ -69,7 +69,11 @@ private Q_SLOTS:
     shoot(view, "graph_gpt_decode_bytes");
     view.findChild<QCheckBox*>("graphBytesOverlay")->setChecked(false);
 
-    view.findChild<QCheckBox*>("graphGroupByLine")->setChecked(true);
+    view.collapseAll();
+    QVERIFY(waitForLayout(view));
+    shoot(view, "graph_gpt_decode_fusion_collapsed");
+
+    view.setGroupMode(GroupMode::SourceLine);
     QVERIFY(waitForLayout(view));
     shoot(view, "graph_gpt_decode_grouped");
   }
