@@ -114,13 +114,14 @@ TEST(Vectorisation, FusedNodesBatchLikeElementwiseChains) {
 }
 
 TEST(Vectorisation, FusedNodeWithALowerRankBatchedInputPadsIt) {
-  // fused[exp(in0) + in1] with in0 = v[b] : [4] batched to [B, 4] and in1 = M : [3, 4]:
+  // fused[exp(in0 + in1) * 2] with in0 = v[b] : [4] batched to [B, 4] and in1 = M : [3, 4]:
   // only padding in0 to [B, 1, 4] gives the [B, 3, 4] result.
   Graph original = lowered(R"(dim b < B
 set B = 5
 input v : f32[4] over (b) = hash(key=1, scale=1.0)
 param M : f32[3, 4] = hash(key=2, scale=1.0)
-out y = exp(v[b]) + M
+z = exp(v[b] + M) * 2.0
+out y = sum(z[b], dim=0)
 )");
   Graph g = original;
   runPass(g, "fusion");
