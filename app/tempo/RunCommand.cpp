@@ -3,6 +3,7 @@
 #include "autodiff/Optimize.h"
 #include "executor/CompiledEngine.h"
 #include "interp/ReferenceInterpreter.h"
+#include "kernels/cpu/Matmul.h"
 #include "pass/PassRegistry.h"
 #include "npy/Npy.h"
 #include "tempo/Cli.h"
@@ -43,7 +44,9 @@ Outputs evaluateCompiled(const Graph& g, const SymbolEnv& bounds, const RunOptio
   PassContext context = passContextFor(options.blockSize);
   context.boundHints = bounds;  // the cost models size for the bounds of this run
   CompiledProgram program = compileProgram(g, defaultPipeline(), context);
-  CompiledRunResult r = runCompiled(program, bounds, CompiledRunOptions{true, budget});
+  CompiledRunOptions runOptions{true, budget};
+  runOptions.matmul = *cpu::parseMatmulAccumulation(options.matmul);  // checked by runRun
+  CompiledRunResult r = runCompiled(program, bounds, runOptions);
   for (const auto& [name, value] : r.outputs) out << name << " : " << value.summary() << "\n";
   if (r.swapPlan) {
     out << r.swapPlan->report();
@@ -121,6 +124,10 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
   cmd->add_option("--memory-budget", options.memoryBudget,
                   "Compiled engine: keep live tensor bytes under BYTES (k/M/G suffixes) by swapping stores to host memory")
       ->type_name("BYTES");
+  cmd->add_option("--matmul", options.matmul,
+                  "Compiled engine: accumulate f32 matmuls in f32 (sgemm, fast) or f64 (the reference's numerics)")
+      ->type_name("f32|f64")
+      ->capture_default_str();
   return cmd;
 }
 
@@ -142,6 +149,14 @@ std::optional<std::map<std::string, int64_t>> parseSets(const std::vector<std::s
 int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
   if (options.engine != "reference" && options.engine != "compiled") {
     err << "tempo run: unknown engine '" << options.engine << "' (available: compiled, reference)\n";
+    return kExitUsage;
+  }
+  if (!cpu::parseMatmulAccumulation(options.matmul)) {
+    err << "tempo run: --matmul '" << options.matmul << "': expected f32 or f64\n";
+    return kExitUsage;
+  }
+  if (options.matmul != "f32" && options.engine != "compiled") {
+    err << "tempo run: --matmul needs the compiled engine (the reference always accumulates in f64)\n";
     return kExitUsage;
   }
   std::optional<int64_t> budget;

@@ -1,4 +1,4 @@
-// RunCommand: `tempo run FILE [--set NAME=INT]... [--out DIR] [--engine compiled|reference]`.
+// RunCommand: `tempo run FILE [--set NAME=INT]... [--out DIR] [--engine compiled|reference] [--matmul f32|f64]`.
 //
 // Compiles the program, resolves the bounds (the program's `set` defaults
 // overridden by --set), checks its data files, evaluates every output with
@@ -8,8 +8,11 @@
 // and prints one line per output
 // (`y : f32[4, 8] = [...]`). With --out DIR it also writes DIR/NAME.npy for
 // each output. With --save-params DIR (a program with `optimize`) it also
-// writes the trained params after their last update as DIR/NAME.npy. Exit codes as in Cli.h: 1 for program or data-file errors,
-// 2 for a bad --set or --engine, 3 when evaluation or writing fails.
+// writes the trained params after their last update as DIR/NAME.npy.
+// `--matmul f64` makes the compiled engine's f32 matmuls accumulate in
+// double (the reference's numerics) instead of sgemm's float.
+// Exit codes as in Cli.h: 1 for program or data-file errors,
+// 2 for a bad --set, --engine or --matmul, 3 when evaluation or writing fails.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -31,6 +34,7 @@ struct RunOptions {
   std::string engine = "compiled";
   std::string memoryBudget;       ///< "" = none; else bytes with an optional k/M/G suffix
   int64_t blockSize = 0;          ///< static tiling's block size (0: the cost model's)
+  std::string matmul = "f32";     ///< compiled engine's f32 matmul accumulation: f32 (sgemm) or f64
 };
 
 /// Registers the `run` subcommand on `app`, filling `options` when parsed.

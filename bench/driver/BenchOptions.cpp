@@ -19,7 +19,7 @@ void addBenchOptions(CLI::App& app, BenchOptions& o) {
       ->type_name("OUTPUT.FIELD=VALUE")
       ->allow_extra_args(false);
   app.add_option("--rtol", o.rtol, "Relative tolerance of --expect")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("--matmul", o.matmul, "Accumulation of the compiled engine's f32 matmuls: f64 (default, the reference's numerics) or f32 (sgemm)")
+  app.add_option("--matmul", o.matmul, "Accumulation of the compiled engine's f32 matmuls: f32 (default, sgemm) or f64 (the reference's numerics)")
       ->check(CLI::IsMember({"f64", "f32"}))
       ->capture_default_str();
   app.add_option("--label", o.label, "Free text copied into the JSON record");

@@ -10,9 +10,9 @@
 // are also reported divided by its value. --synthetic replaces load()
 // sources by hash initialisers so the examples run at any bounds.
 // --expect compares an output's checksum with a peer's value (exit code 4
-// when one does not hold). --matmul f32 switches the compiled engine's f32
-// matmuls from the default f64 accumulation (widened operands and dgemm,
-// equal to the reference's numerics) to sgemm, as PyTorch computes them.
+// when one does not hold). --matmul f64 switches the compiled engine's f32
+// matmuls from the default f32 accumulation (sgemm, as PyTorch computes them)
+// to f64 (widened operands and dgemm, the reference's numerics).
 #pragma once
 
 #include "driver/OutputChecksum.h"
@@ -43,7 +43,7 @@ struct BenchOptions {
   bool synthetic = false;
   std::vector<std::string> expectations;  ///< `OUTPUT.FIELD=VALUE`, as given
   double rtol = 1e-4;
-  std::string matmul = "f64";             ///< f32 matmul accumulation of the compiled engine
+  std::string matmul = "f32";             ///< f32 matmul accumulation of the compiled engine
   std::string label;
 };
 

@@ -43,14 +43,17 @@ Summary summarise(std::vector<double> values) {
   return s;
 }
 
-EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan) {
+EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan,
+                           cpu::MatmulAccumulation matmul) {
   EngineTimings t;
   t.engine = "compiled";
   Clock::time_point start = Clock::now();
   CompiledProgram program = compileProgram(g, defaultPipeline());
   t.compileSeconds = secondsSince(start);
+  CompiledRunOptions options;
+  options.matmul = matmul;
   repeat(plan, t, [&](bool timed) {
-    CompiledRunResult r = runCompiled(program, bounds);
+    CompiledRunResult r = runCompiled(program, bounds, options);
     if (!timed) return;
     t.execSeconds.push_back(r.stats.seconds);
     t.peakBytes = r.stats.peakBytes;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "graph/Graph.h"
+#include "kernels/cpu/Matmul.h"
 #include "symbolic/IndexExpr.h"
 #include "tensor/Tensor.h"
 
@@ -49,9 +50,10 @@ struct EngineTimings {
   std::vector<std::pair<std::string, Tensor>> outputs;  ///< of the last repetition
 };
 
-/// Compiles `g` with the default pipeline, then times runCompiled at `bounds`.
-/// Throws PassError, ExecError or std::runtime_error.
-EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan);
+/// Compiles `g` with the default pipeline, then times runCompiled at `bounds`
+/// with f32 matmuls accumulated as `matmul` says. Throws PassError, ExecError or std::runtime_error.
+EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan,
+                           cpu::MatmulAccumulation matmul);
 
 /// Times a fresh ReferenceInterpreter evaluating every output. Throws EvalError.
 EngineTimings timeReference(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan);

@@ -106,10 +106,10 @@ int run(const BenchOptions& o) {
   else if (!cli::checkDataFiles(program, in->bounds, std::cerr))
     return kBenchProgramErrors;
 
-  cpu::setMatmulAccumulation(o.matmul == "f32" ? cpu::MatmulAccumulation::F32 : cpu::MatmulAccumulation::F64);
   TimingPlan plan{o.warmup, o.reps};
-  EngineTimings t = o.engine == "compiled" ? timeCompiled(program.graph, in->bounds, plan)
-                                           : timeReference(program.graph, in->bounds, plan);
+  EngineTimings t = o.engine == "compiled"
+                        ? timeCompiled(program.graph, in->bounds, plan, *cpu::parseMatmulAccumulation(o.matmul))
+                        : timeReference(program.graph, in->bounds, plan);
   nlohmann::json j = record(o, *in, t, baseRss);
   j["source_init_s"] = sourceInitSeconds(program.graph, in->bounds);
 

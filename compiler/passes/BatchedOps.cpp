@@ -142,7 +142,13 @@ void batchNode(Graph& g, NodeId id, const IndexExpr& batch, const TensorType& un
     case OpClass::Binary:
     case OpClass::Ternary:
     case OpClass::Cast:
-    case OpClass::Identity: batcher.elementwise(unbatched.rank()); break;
+    case OpClass::Identity:
+    // A fused node runs a chain of elementwise steps that broadcast like
+    // NumPy; padding every batched input to the result's rank behind the
+    // batch axis lines it up in every step, so it batches like one elementwise
+    // op. (The default pipeline fuses after vectorising; this is for a
+    // pipeline that fuses first.)
+    case OpClass::Fused: batcher.elementwise(unbatched.rank()); break;
     case OpClass::MatMul: reshapeAfter = batcher.matmul(); break;
     case OpClass::Reduce:
       for (int64_t& axis : a.axes) ++axis;

@@ -4,8 +4,8 @@
 // must compute, for every batch position, what it computed at that point
 // before. Each input is either batched ([B, ...], read from a vectorised
 // node or as the window 0:B of a per-point one) or unbatched (the same value
-// for every position). The rules: elementwise ops keep NumPy broadcasting
-// right — an unbatched operand already lines up with the trailing axes, a
+// for every position). The rules: elementwise ops (and fused chains of
+// them) keep NumPy broadcasting right — an unbatched operand already lines up with the trailing axes, a
 // batched operand of lower rank than the result (or than an expand's target)
 // gets size-1 axes after the batch axis; reductions, permutes, reshapes, expands, slices and cats shift
 // or prefix their axis attributes; merges, reductions and movement ops need

@@ -47,7 +47,8 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
     loops = withoutMemoryStatements(program.loops);
     r.predictedBytes = predictedTotalBytes(plan);
   }
-  Executor executor(program.graph, loops, ExecutorOptions{values, std::move(plan), options.cancel, options.progress});
+  Executor executor(program.graph, loops,
+                    ExecutorOptions{values, std::move(plan), options.cancel, options.progress, {options.matmul}});
   executor.run();
   r.outputs = executor.outputs();
   r.stats = executor.stats();

@@ -39,6 +39,8 @@ struct CompiledRunOptions {
   const std::atomic<bool>* cancel = nullptr;
   /// Exec statements run so far, for a progress display.
   std::atomic<size_t>* progress = nullptr;
+  /// f32 matmul accumulation: F32 (sgemm, the default) or F64 (the reference's numerics, slower).
+  cpu::MatmulAccumulation matmul = cpu::MatmulAccumulation::F32;
 };
 
 struct CompiledRunResult {

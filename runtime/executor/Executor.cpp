@@ -41,7 +41,7 @@ Executor::Executor(const Graph& g, const LoopProgram& program, ExecutorOptions o
   int maxId = g.nodes().empty() ? -1 : g.nodes().rbegin()->first;
   programs_.resize(maxId + 1);
   stores_.resize(maxId + 1);
-  for (const auto& [id, node] : g.nodes()) programs_[id] = std::make_unique<NodeProgram>(g, node, bounds_);
+  for (const auto& [id, node] : g.nodes()) programs_[id] = std::make_unique<NodeProgram>(g, node, bounds_, options.kernels);
   std::vector<std::string> scope;
   compile(program.body, body_, scope);
   loopSlots_.resize(loopLayout_.size(), 0);

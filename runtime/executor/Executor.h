@@ -25,6 +25,7 @@
 #include "executor/StoragePlan.h"
 #include "executor/TensorStore.h"
 #include "graph/Graph.h"
+#include "kernels/cpu/CpuKernels.h"
 #include "schedule/LoopAst.h"
 #include "tensor/Tensor.h"
 
@@ -48,6 +49,8 @@ struct ExecutorOptions {
   const std::atomic<bool>* cancel = nullptr;
   /// When set, receives the number of exec statements run so far (for progress bars).
   std::atomic<size_t>* progress = nullptr;
+  /// The kernels' choices (f32 matmul accumulation).
+  cpu::KernelOptions kernels;
 };
 
 struct ExecStats {

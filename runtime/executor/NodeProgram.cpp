@@ -17,8 +17,8 @@ std::string nodeLabel(const Node& n) {
   return s + " (" + std::string(opName(n.op)) + ")";
 }
 
-NodeProgram::NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds)
-    : graph_(&g), node_(&n), bounds_(bounds) {
+NodeProgram::NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds, const cpu::KernelOptions& kernels)
+    : graph_(&g), node_(&n), bounds_(bounds), kernels_(kernels) {
   SlotLayout layout;
   for (const auto& [name, value] : bounds) slots_.push_back(value), layout.add(name);
   firstDimSlot_ = static_cast<int>(layout.size());
@@ -123,8 +123,8 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
       result = args.front();
     } else {
       try {
-        result = usesPointAttrs(n.op) ? cpu::evalOp(n.op, attrsHere(), args, n.type.dtype, shape)
-                                      : cpu::evalOp(n.op, n.attrs, args, n.type.dtype, shape);
+        result = usesPointAttrs(n.op) ? cpu::evalOp(n.op, attrsHere(), args, n.type.dtype, shape, kernels_)
+                                      : cpu::evalOp(n.op, n.attrs, args, n.type.dtype, shape, kernels_);
       } catch (const std::exception& ex) {
         fail(point, std::string("kernel failed: ") + ex.what());
       }

@@ -19,6 +19,7 @@
 #include "executor/SourceArrays.h"
 #include "executor/TensorStore.h"
 #include "graph/Graph.h"
+#include "kernels/cpu/CpuKernels.h"
 
 #include <memory>
 #include <optional>
@@ -35,7 +36,7 @@ std::string nodeLabel(const Node& n);
 class NodeProgram {
 public:
   /// `bounds` holds the value of every bound the node uses.
-  NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds);
+  NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds, const cpu::KernelOptions& kernels = {});
 
   const Node& node() const { return *node_; }
   const std::vector<int64_t>& domainBounds() const { return domainBounds_; }
@@ -64,6 +65,7 @@ private:
   const Graph* graph_;
   const Node* node_;
   SymbolEnv bounds_;
+  cpu::KernelOptions kernels_;
   std::vector<int64_t> domainBounds_;
   int firstDimSlot_ = 0;
   std::vector<int64_t> slots_;  ///< bound values, then the point's coordinates

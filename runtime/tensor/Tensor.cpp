@@ -70,7 +70,9 @@ void Tensor::set(int64_t flat, double value) {
 
 Tensor Tensor::clone() const {
   Tensor t = *this;
-  t.buffer_ = std::make_shared<std::vector<std::byte>>(*buffer_);
+  const std::byte* begin = static_cast<const std::byte*>(raw());
+  t.buffer_ = std::make_shared<std::vector<std::byte>>(begin, begin + nbytes());
+  t.offset_ = 0;
   return t;
 }
 
@@ -80,6 +82,18 @@ Tensor Tensor::reshaped(std::vector<int64_t> shape) const {
                                 " elements) to " + shapeString(shape));
   Tensor t = *this;
   t.shape_ = std::move(shape);
+  return t;
+}
+
+Tensor Tensor::window(int64_t first, std::vector<int64_t> shape) const {
+  int64_t n = shapeNumel(shape);
+  if (first < 0 || first > numel_ || n > numel_ - first)
+    throw std::out_of_range("window [" + std::to_string(first) + ", " + std::to_string(first) + " + " +
+                            std::to_string(n) + ") outside " + std::string(dtypeName(dtype_)) + shapeString(shape_));
+  Tensor t = *this;
+  t.shape_ = std::move(shape);
+  t.numel_ = n;
+  t.offset_ = offset_ + static_cast<size_t>(first) * dtypeSize(dtype_);
   return t;
 }
 

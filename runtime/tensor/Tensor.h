@@ -4,7 +4,9 @@
 // owns through a shared pointer: copying a Tensor is cheap and shares the
 // buffer, `clone()` makes a deep copy. Mutating accessors (`data<T>()`,
 // `raw()`, `set`) are meant for freshly created tensors only, so sharing is
-// never observable. Element access is typed (`data<T>()` checks T against the
+// never observable. A window (`window`, what the CPU slice kernel returns
+// for a slice that is one contiguous run) shares its tensor's buffer from an
+// offset, so it keeps the whole buffer alive. Element access is typed (`data<T>()` checks T against the
 // dtype) or converting (`at`/`set` go through double). The helpers here —
 // reshaping, indexing leading axes, stacking, casting and a short printed
 // summary — are what the reference interpreter and the tests need.
@@ -44,8 +46,8 @@ public:
     checkType(dtypeOf<T>());
     return reinterpret_cast<const T*>(raw());
   }
-  void* raw() { return buffer_->data(); }
-  const void* raw() const { return buffer_->data(); }
+  void* raw() { return buffer_->data() + offset_; }
+  const void* raw() const { return buffer_->data() + offset_; }
 
   /// Element at a flat (C-order) index, converted to double; throws std::out_of_range.
   double at(int64_t flat) const;
@@ -56,6 +58,9 @@ public:
   Tensor clone() const;  ///< deep copy
   /// Same elements, new shape (shares the buffer); throws std::invalid_argument unless numel matches.
   Tensor reshaped(std::vector<int64_t> shape) const;
+  /// The elements [first, first + numel(shape)) in C order as a tensor of
+  /// `shape` sharing the buffer (no copy); throws std::out_of_range unless inside.
+  Tensor window(int64_t first, std::vector<int64_t> shape) const;
   /// Copy of the sub-tensor at fixed leading indices (shape = the trailing
   /// dims); throws std::out_of_range on a bad index or too many indices.
   Tensor index(const std::vector<int64_t>& leading) const;
@@ -79,6 +84,7 @@ private:
   std::vector<int64_t> shape_;
   int64_t numel_ = 1;
   std::shared_ptr<std::vector<std::byte>> buffer_;
+  size_t offset_ = 0;  ///< bytes from the buffer's start to element 0 (non-zero for a window)
 };
 
 /// Number of elements of a shape; throws std::invalid_argument on a negative dim or overflow.

@@ -177,6 +177,25 @@ TEST(CliRun, EnginesCompiledAndReferenceAreAcceptedOthersAreNot) {
   EXPECT_NE(r.err.find("unknown engine"), std::string::npos) << r.err;
 }
 
+TEST(CliRun, MatmulF64GivesTheReferenceNumericsAndBadValuesAreUsageErrors) {
+  // gpt_decode's matmuls (K up to 32): f64 accumulation equals the reference to
+  // relative 1e-6; the default sgemm is only within the stated tolerance.
+  TempDir f64("matmul_f64"), ref("matmul_ref");
+  CliResult a = tempo({"run", example("gpt_decode.tpo"), "--matmul", "f64", "--out", f64.str()});
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(tempo({"run", example("gpt_decode.tpo"), "--engine", "reference", "--out", ref.str()}).code, 0);
+  Tensor got = readNpy(f64.str("y.npy")), want = readNpy(ref.str("y.npy"));
+  ASSERT_EQ(got.shape(), want.shape());
+  for (int64_t i = 0; i < want.numel(); ++i)
+    EXPECT_LE(std::abs(got.at(i) - want.at(i)), 1e-6 * std::abs(want.at(i)) + 1e-30) << "element " << i;
+  CliResult bad = tempo({"run", example("small/counter.tpo"), "--matmul", "f16"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("expected f32 or f64"), std::string::npos) << bad.err;
+  CliResult reference = tempo({"run", example("small/counter.tpo"), "--matmul", "f64", "--engine", "reference"});
+  EXPECT_EQ(reference.code, 2);
+  EXPECT_NE(reference.err.find("needs the compiled engine"), std::string::npos) << reference.err;
+}
+
 TEST(CliRun, ProgramWithErrorExitsOneWithDiagnostic) {
   TempDir dir("run_error");
   writeFile(dir.str("broken.tpo"), "dim t < T\nset T = 3\nout y = q[t] + 1.0\n");

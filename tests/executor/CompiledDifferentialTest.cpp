@@ -1,8 +1,11 @@
 // The compiler's differential harness: every example and 300 generated
 // programs are compiled ONCE (pass pipeline + parametric isl schedule) and run
 // by the executor at several bound values; every output must equal the
-// reference interpreter's on the unoptimised graph (relative 1e-5, absolute
-// 1e-6: static tiling reassociates sums, other passes do not).
+// reference interpreter's on the unoptimised graph within the compiled
+// engine's stated tolerance (relative 1e-5, absolute 1e-6, support/
+// OutputCompare.h: static tiling reassociates sums and f32 matmuls accumulate
+// in float). The examples also run with f64 matmul accumulation
+// (CompiledRunOptions::matmul), the slower path with the reference's numerics.
 // TEMPO_DIFF_FIRST_SEED=N starts the generated programs at seed N (to iterate
 // on one failure) and TEMPO_DIFF_LAST_SEED=M ends them at M (to search further
 // seeds); by default they cover seeds 1..300. With
@@ -52,7 +55,7 @@ std::vector<SymbolEnv> boundSets(const Graph& g, bool allFree, uint64_t seed) {
 }
 
 void checkProgram(const std::string& text, const std::string& label, const std::string& baseDir, bool allBoundsFree,
-                  uint64_t seed) {
+                  uint64_t seed, bool alsoF64Matmul = false) {
   FrontendResult r = compileSource(text, label, baseDir);
   ASSERT_TRUE(r.ok()) << label << "\n" << r.renderedDiagnostics() << text;
   CompiledProgram compiled;
@@ -66,15 +69,22 @@ void checkProgram(const std::string& text, const std::string& label, const std::
     for (const auto& [n, v] : bounds) where += n + "=" + std::to_string(v) + " ";
     ReferenceInterpreter reference(r.graph, InterpreterOptions{bounds});
     auto want = reference.evaluateOutputs();
-    CompiledRunResult got;
-    try {
-      got = runCompiled(compiled, bounds);
-    } catch (const std::exception& ex) {
-      FAIL() << label << " at " << where << ": " << ex.what() << "\n" << text << compiledDetails(compiled, bounds);
+    std::vector<cpu::MatmulAccumulation> accumulations{cpu::MatmulAccumulation::F32};
+    if (alsoF64Matmul) accumulations.push_back(cpu::MatmulAccumulation::F64);
+    for (cpu::MatmulAccumulation matmul : accumulations) {
+      CompiledRunOptions options;
+      options.matmul = matmul;
+      std::string how = where + (matmul == cpu::MatmulAccumulation::F64 ? "(f64 matmul) " : "");
+      CompiledRunResult got;
+      try {
+        got = runCompiled(compiled, bounds, options);
+      } catch (const std::exception& ex) {
+        FAIL() << label << " at " << how << ": " << ex.what() << "\n" << text << compiledDetails(compiled, bounds);
+      }
+      EXPECT_EQ(compareOutputs(got.outputs, want), "") << label << " at " << how << "\n"
+                                                       << text << compiledDetails(compiled, bounds);
+      EXPECT_LE(got.stats.peakBytes, got.predictedBytes) << label << " at " << how;
     }
-    EXPECT_EQ(compareOutputs(got.outputs, want), "") << label << " at " << where << "\n"
-                                                     << text << compiledDetails(compiled, bounds);
-    EXPECT_LE(got.stats.peakBytes, got.predictedBytes) << label << " at " << where;
   }
 }
 
@@ -83,7 +93,7 @@ TEST(CompiledDifferential, ExamplesMatchTheReferenceInterpreter) {
     std::string text = testing::readFile(path);
     // Programs that load .npy files only run at the bounds their files were made for.
     bool loads = text.find("load(") != std::string::npos;
-    checkProgram(text, path.filename().string(), path.parent_path().string(), !loads, 7);
+    checkProgram(text, path.filename().string(), path.parent_path().string(), !loads, 7, true);
   }
 }
 

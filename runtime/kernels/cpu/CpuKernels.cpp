@@ -14,14 +14,14 @@ namespace tempo::cpu {
 namespace {
 
 std::optional<Tensor> fast(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& in, DType outDType,
-                           const std::vector<int64_t>& outShape) {
+                           const std::vector<int64_t>& outShape, const KernelOptions& options) {
   int arity = opArity(op);
   if (arity >= 0 && in.size() != static_cast<size_t>(arity)) return std::nullopt;
   switch (opClass(op)) {
     case OpClass::Unary: return unary(op, in[0]);
     case OpClass::Binary: return binary(op, in[0], in[1]);
     case OpClass::Ternary: return where(in[0], in[1], in[2]);
-    case OpClass::MatMul: return matmul(in[0], in[1]);
+    case OpClass::MatMul: return matmul(in[0], in[1], options.matmul);
     case OpClass::Reduce: return reduce(op, in[0], attrs.axes, attrs.keepDims);
     case OpClass::Identity: return in[0];
     case OpClass::Fused: return fused(attrs.program, in, outDType, outShape);
@@ -29,6 +29,10 @@ std::optional<Tensor> fast(OpKind op, const OpAttrs& attrs, const std::vector<Te
       if (op == OpKind::Permute) return permute(in[0], attrs.perm);
       if (op == OpKind::Expand) return expand(in[0], outShape);
       if (op == OpKind::Reshape && shapeNumel(outShape) == in[0].numel()) return in[0].reshaped(outShape);
+      if (op == OpKind::Slice) {
+        std::optional<int64_t> start = attrs.start.constantValue(), stop = attrs.stop.constantValue();
+        if (start && stop) return sliceWindow(in[0], attrs.axis, *start, *stop);
+      }
       return std::nullopt;
     default: return std::nullopt;  // cast, sources, merge: the reference
   }
@@ -37,15 +41,20 @@ std::optional<Tensor> fast(OpKind op, const OpAttrs& attrs, const std::vector<Te
 }  // namespace
 
 Tensor evalOp(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& inputs, DType outDType,
-              const std::vector<int64_t>& outShape) {
+              const std::vector<int64_t>& outShape, const KernelOptions& options) {
   std::optional<Tensor> result;
   for (int64_t d : outShape)
     if (d < 0) return ref::evalOp(op, attrs, inputs, outDType, outShape);
-  result = fast(op, attrs, inputs, outDType, outShape);
+  result = fast(op, attrs, inputs, outDType, outShape, options);
   // Anything unspecialised or not matching the declared type: the reference computes it or throws its error.
   if (!result || result->dtype() != outDType || result->shape() != outShape)
     return ref::evalOp(op, attrs, inputs, outDType, outShape);
   return std::move(*result);
+}
+
+Tensor evalOp(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& inputs, DType outDType,
+              const std::vector<int64_t>& outShape) {
+  return evalOp(op, attrs, inputs, outDType, outShape, KernelOptions{});
 }
 
 }  // namespace tempo::cpu

@@ -47,8 +47,6 @@ MatrixView asMatrix(const std::vector<int64_t>& shape, bool isLeft) {
   return {std::vector<int64_t>(shape.begin(), shape.end() - 2), shape[shape.size() - 2], shape.back()};
 }
 
-MatmulAccumulation gAccumulation = MatmulAccumulation::F64;
-
 std::unique_ptr<double[]> widen(const Tensor& t) {
   std::unique_ptr<double[]> w(new double[t.numel()]);
   const float* p = t.data<float>();
@@ -65,10 +63,13 @@ bool allZero(const std::vector<int64_t>& v) {
 
 }  // namespace
 
-void setMatmulAccumulation(MatmulAccumulation acc) { gAccumulation = acc; }
-MatmulAccumulation matmulAccumulation() { return gAccumulation; }
+std::optional<MatmulAccumulation> parseMatmulAccumulation(std::string_view name) {
+  if (name == "f32") return MatmulAccumulation::F32;
+  if (name == "f64") return MatmulAccumulation::F64;
+  return std::nullopt;
+}
 
-std::optional<Tensor> matmul(const Tensor& a, const Tensor& b) {
+std::optional<Tensor> matmul(const Tensor& a, const Tensor& b, MatmulAccumulation acc) {
   if (a.dtype() != b.dtype() || !isFloat(a.dtype()) || a.rank() == 0 || b.rank() == 0) return std::nullopt;
   MatrixView va = asMatrix(a.shape(), true), vb = asMatrix(b.shape(), false);
   if (va.cols != vb.rows) return std::nullopt;
@@ -95,7 +96,7 @@ std::optional<Tensor> matmul(const Tensor& a, const Tensor& b) {
   };
   if (a.dtype() == DType::F64) {
     run(a.data<double>(), b.data<double>(), out.data<double>());
-  } else if (gAccumulation == MatmulAccumulation::F32) {
+  } else if (acc == MatmulAccumulation::F32) {
     run(a.data<float>(), b.data<float>(), out.data<float>());
   } else {  // f32 operands widened to f64, dgemm, rounded once: the reference's numerics
     std::unique_ptr<double[]> wa = widen(a), wb = widen(b), wo(new double[out.numel()]);

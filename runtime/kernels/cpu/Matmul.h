@@ -5,29 +5,34 @@
 // result, and leading batch axes broadcast. When the right operand has no
 // batch (or a broadcast one) and the left's batch is the result's, the
 // batch folds into M and one gemm does it all; otherwise each batch is one
-// call. M = 1 or N = 1 become gemv, K = 0 gives zeros. Numerics: by default
-// f32 operands are widened to f64 and multiplied with dgemm, then rounded
-// once, like the reference (which sums in double): the result equals it up
-// to a rare 1-ulp tie. sgemm (MatmulAccumulation::F32, about 2x faster)
-// accumulates in float; its error grows like sqrt(K) 2^-24 sum|a b| and
-// breaks the compiled-vs-reference tolerance (rel 1e-5 + abs 1e-6) from
-// K ~ 256 on O(1) data (measured in CpuKernelsTest), so it is opt-in.
-// Returns nullopt for integer/bool dtypes and malformed operands (the
-// caller uses the reference kernel).
+// gemm on pointers into the operands (no per-batch copy; OpenBLAS 0.3.21 has
+// no cblas_?gemm_batch). M = 1 or N = 1 become gemv, K = 0 gives zeros.
+// Numerics: by default (MatmulAccumulation::F32) f32 operands go to
+// sgemm/sgemv and accumulate in float, as PyTorch does: for a K-long dot
+// product the error is at most ~K 2^-24 sum_k |a_ik b_kj| (typically
+// sqrt(K) times that unit), against the reference interpreter, which sums in
+// double and rounds once; docs/compiler.md ("Numerics of the compiled
+// engine") states the tolerance the differential tests allow for it.
+// MatmulAccumulation::F64 widens f32 operands to f64, runs dgemm and rounds
+// once: the reference's numerics up to a rare 1-ulp tie, about 2-5x slower on
+// the benchmark programs (the widening copies dominate). Returns nullopt for
+// integer/bool dtypes and malformed operands (the caller uses the reference
+// kernel).
 #pragma once
 
 #include "tensor/Tensor.h"
 
 #include <optional>
+#include <string_view>
 
 namespace tempo::cpu {
 
-enum class MatmulAccumulation { F64, F32 };
+/// How an f32 matmul accumulates: in float (sgemm, the default) or in double (widened dgemm).
+enum class MatmulAccumulation { F32, F64 };
 
-/// Process-wide choice for f32 matmul (default F64); not thread-safe to change mid-run.
-void setMatmulAccumulation(MatmulAccumulation acc);
-MatmulAccumulation matmulAccumulation();
+/// "f32" or "f64" (the command-line spelling); nullopt for anything else.
+std::optional<MatmulAccumulation> parseMatmulAccumulation(std::string_view name);
 
-std::optional<Tensor> matmul(const Tensor& a, const Tensor& b);
+std::optional<Tensor> matmul(const Tensor& a, const Tensor& b, MatmulAccumulation acc = MatmulAccumulation::F32);
 
 }  // namespace tempo::cpu

@@ -67,4 +67,15 @@ std::optional<Tensor> expand(const Tensor& x, const std::vector<int64_t>& outSha
   return gather(x, outShape, ref::broadcastStrides(x.shape(), outShape));
 }
 
+std::optional<Tensor> sliceWindow(const Tensor& x, int64_t axis, int64_t start, int64_t stop) {
+  if (axis < 0 || axis >= x.rank() || start < 0 || start > stop || stop > x.shape()[axis]) return std::nullopt;
+  for (int64_t a = 0; a < axis; ++a)
+    if (x.shape()[a] != 1) return std::nullopt;  // the slice is several runs: the reference copies them
+  int64_t inner = 1;
+  for (int64_t a = axis + 1; a < x.rank(); ++a) inner *= x.shape()[a];
+  std::vector<int64_t> shape = x.shape();
+  shape[axis] = stop - start;
+  return x.window(start * inner, std::move(shape));
+}
+
 }  // namespace tempo::cpu
