@@ -23,7 +23,12 @@ std::optional<StudioOptions> parseStudioOptions(const QCoreApplication& app) {
   QCommandLineOption quitAfter(QStringLiteral("quit-after"), QStringLiteral("Quit after MS milliseconds."), QStringLiteral("MS"));
   QCommandLineOption engine(QStringLiteral("engine"), QStringLiteral("The run panel's engine: reference or compiled."),
                             QStringLiteral("ENGINE"));
-  parser.addOptions({open, view, engine, screenshot, quitAfter});
+  QCommandLineOption pass(QStringLiteral("pass"), QStringLiteral("Select this pass in the pass stepper (e.g. fusion)."),
+                          QStringLiteral("NAME"));
+  QCommandLineOption blockSize(QStringLiteral("block-size"),
+                               QStringLiteral("Static tiling's block size in the schedule view (default: the cost model's)."),
+                               QStringLiteral("N"));
+  parser.addOptions({open, view, engine, pass, blockSize, screenshot, quitAfter});
   parser.process(app);
 
   StudioOptions options;
@@ -42,6 +47,16 @@ std::optional<StudioOptions> parseStudioOptions(const QCoreApplication& app) {
   if (!options.engine.isEmpty() && options.engine != QLatin1String("reference") && options.engine != QLatin1String("compiled")) {
     std::fprintf(stderr, "tempo-studio: unknown engine '%s' (one of: reference, compiled)\n", qPrintable(options.engine));
     return std::nullopt;
+  }
+  options.pass = parser.value(pass);
+  if (parser.isSet(blockSize)) {
+    bool ok = false;
+    options.blockSize = parser.value(blockSize).toInt(&ok);
+    if (!ok || options.blockSize <= 0) {
+      std::fprintf(stderr, "tempo-studio: --block-size expects a positive integer, got '%s'\n",
+                   qPrintable(parser.value(blockSize)));
+      return std::nullopt;
+    }
   }
   if (parser.isSet(quitAfter)) {
     bool ok = false;

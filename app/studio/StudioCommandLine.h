@@ -1,8 +1,11 @@
 // StudioCommandLine: the options of `tempo-studio`.
 //
 //   tempo-studio [FILE] [--open FILE] [--view graph|passes|schedule|run]
-//                [--engine reference|compiled] [--screenshot OUT.png] [--quit-after MS]
+//                [--engine reference|compiled] [--pass NAME] [--block-size N]
+//                [--screenshot OUT.png] [--quit-after MS]
 //
+// `--pass` selects a pass in the pass stepper once the pipeline has run;
+// `--block-size` sets the schedule view's static-tiling block size.
 // `--screenshot` renders the window offscreen once the first check has
 // finished (and, for `--view run`, once a run of the program has finished),
 // saves it and exits; `--quit-after` closes the studio after MS
@@ -22,6 +25,8 @@ struct StudioOptions {
   QString file;        ///< the program to open ("" for a new one)
   QString view;        ///< "" or graph | passes | schedule | run | problems
   QString engine;      ///< "" or reference | compiled: the run panel's engine
+  QString pass;        ///< "" or the pass the pass stepper selects (e.g. fusion)
+  int blockSize = 0;   ///< the schedule view's block size (0: the cost model's)
   QString screenshot;  ///< PNG to write, "" for an interactive session
   int quitAfterMs = -1;
 };

@@ -6,10 +6,14 @@
 #include "common/ExampleCatalog.h"
 #include "common/MainWindow.h"
 #include "common/StudioInfo.h"
+#include "passes/PassStepper.h"
 #include "run/RunPanel.h"
+#include "schedule/ScheduleView.h"
 
 #include <QApplication>
 #include <QTimer>
+
+#include <cstdio>
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -25,6 +29,13 @@ int main(int argc, char** argv) {
   windowOptions.restoreSettings = !screenshot;  // screenshots do not depend on a user's layout
   tempo::views::MainWindow window(windowOptions);
 
+  if (options->blockSize > 0) window.scheduleWidget()->setBlockSize(options->blockSize);
+  if (!options->pass.isEmpty()) {
+    QObject::connect(window.passesWidget(), &tempo::views::PassStepper::pipelineShown, &window, [&window, &options] {
+      if (!window.passesWidget()->selectPass(options->pass))
+        std::fprintf(stderr, "tempo-studio: --pass: no pass called '%s'\n", qPrintable(options->pass));
+    });
+  }
   tempo::studio::ScreenshotTask* task = nullptr;
   if (screenshot) task = new tempo::studio::ScreenshotTask(&window, options->screenshot, options->view == "run", &app);
   if (!options->file.isEmpty() && !window.openFile(options->file, screenshot)) {

@@ -52,7 +52,8 @@ int writeIterationSpace(const IterationSpaceRequest& request, std::ostream& out,
   }
   CompiledProgram compiled;
   try {
-    compiled = compileProgram(program.graph, defaultPipeline());
+    PassContext context = passContextFor(request.blockSize);
+    compiled = compileProgram(program.graph, defaultPipeline(), context);
   } catch (const std::exception& e) {
     err << request.file << ": error: cannot compile the program: " << e.what() << "\n";
     return kExitProgramErrors;
@@ -69,6 +70,7 @@ int writeIterationSpace(const IterationSpaceRequest& request, std::ostream& out,
   }
   IterationSvgOptions svgOptions;
   svgOptions.title = request.file + " — iteration space (" + request.dims + ")";
+  if (request.blockSize > 0) svgOptions.title += ", block size " + std::to_string(request.blockSize);
   std::string picture = renderIterationSpaceSvg(space, svgOptions);
   if (request.format == "png") {
     try {

@@ -4,13 +4,15 @@
 // compiled exactly as the studio compiles it (default pass pipeline and the
 // parametric isl schedule, compileProgram), the schedule is enumerated at
 // small concrete bounds (the program's `set` values overridden by --set, e.g.
-// `--set T=8,B=2` style repeated flags), and the picture — one dot per
-// statement instance, dependence arrows, statement legend — is written as
+// `--set T=8,B=2` style repeated flags; static tiling's block size by
+// --block-size), and the picture — one dot per statement instance,
+// dependence arrows, static tiles shaded, statement legend — is written as
 // SVG (compiler/iteration/IterationSpaceSvg) or rasterised to PNG
 // (core/layout/SvgRaster). Usage errors (unknown dimension, bad --set, png
 // without --output) exit 2; program errors 1; a schedule too large to draw 3.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -23,6 +25,7 @@ struct IterationSpaceRequest {
   std::vector<std::string> sets;   ///< NAME=INT overrides
   std::string format = "svg";      ///< svg or png
   std::string output;              ///< "" = stdout (svg only)
+  int64_t blockSize = 0;           ///< static tiling's block size (0: the cost model's)
 };
 
 /// Draws the picture; returns the exit code (see Cli.h).

@@ -1,5 +1,6 @@
 #include "tempo/RunCommand.h"
 
+#include "autodiff/Optimize.h"
 #include "executor/CompiledEngine.h"
 #include "interp/ReferenceInterpreter.h"
 #include "pass/PassRegistry.h"
@@ -7,6 +8,7 @@
 #include "tempo/Cli.h"
 #include "tempo/CommandSupport.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <filesystem>
@@ -77,6 +79,19 @@ void writeOutputs(const Outputs& results, const std::string& dir, std::ostream& 
   }
 }
 
+/// Moves the final values of the trained params (`W.final`) out of `results`
+/// and writes them as DIR/W.npy; throws NpyError or filesystem_error.
+void saveParams(Outputs& results, const std::vector<TrainedParam>& params, const std::string& dir, std::ostream& out) {
+  Outputs finals;
+  for (const TrainedParam& p : params) {
+    auto it = std::find_if(results.begin(), results.end(),
+                           [&](const auto& r) { return r.first == finalParamOutputName(p.name); });
+    finals.emplace_back(p.name, std::move(it->second));
+    results.erase(it);
+  }
+  writeOutputs(finals, dir, out);
+}
+
 /// The resolved bounds, or nullopt after printing a usage error.
 std::optional<SymbolEnv> boundsFor(const RunOptions& options, const Graph& g, std::ostream& err) {
   std::string error;
@@ -96,6 +111,9 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
       ->type_name("NAME=INT")
       ->allow_extra_args(false);
   cmd->add_option("--out", options.outDir, "Write each output to DIR/NAME.npy (DIR is created)")->type_name("DIR");
+  cmd->add_option("--save-params", options.saveParamsDir,
+                  "Write the params trained by `optimize`, after the last update, to DIR/NAME.npy (DIR is created)")
+      ->type_name("DIR");
   cmd->add_option("--block-size", options.blockSize, "Static tiling's block size (compiled engine; default: the cost model's)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--engine", options.engine, "Execution engine: compiled (passes + isl schedule + executor) or reference (the point-by-point oracle)")
@@ -148,9 +166,18 @@ int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
   std::optional<SymbolEnv> bounds = boundsFor(options, program.graph, err);
   if (!bounds) return kExitUsage;
   if (!checkDataFiles(program, *bounds, err)) return kExitProgramErrors;
+  Graph graph = program.graph;
+  if (!options.saveParamsDir.empty()) {
+    if (graph.trainedParams.empty()) {
+      err << "tempo run: --save-params: " << options.file << " has no optimize statement, so it trains no params\n";
+      return kExitUsage;
+    }
+    addFinalParamOutputs(graph);
+  }
   try {
-    Outputs results = options.engine == "compiled" ? evaluateCompiled(program.graph, *bounds, options, budget, out, err)
-                                                   : evaluateAll(program.graph, *bounds, out);
+    Outputs results = options.engine == "compiled" ? evaluateCompiled(graph, *bounds, options, budget, out, err)
+                                                   : evaluateAll(graph, *bounds, out);
+    if (!options.saveParamsDir.empty()) saveParams(results, graph.trainedParams, options.saveParamsDir, out);
     if (!options.outDir.empty()) writeOutputs(results, options.outDir, out);
   } catch (const EvalError& e) {
     err << "tempo run: evaluation failed: " << e.what() << "\n";

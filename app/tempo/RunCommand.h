@@ -7,7 +7,8 @@
 // predicted peak bytes, time) or `reference` (the point-by-point oracle) —
 // and prints one line per output
 // (`y : f32[4, 8] = [...]`). With --out DIR it also writes DIR/NAME.npy for
-// each output. Exit codes as in Cli.h: 1 for program or data-file errors,
+// each output. With --save-params DIR (a program with `optimize`) it also
+// writes the trained params after their last update as DIR/NAME.npy. Exit codes as in Cli.h: 1 for program or data-file errors,
 // 2 for a bad --set or --engine, 3 when evaluation or writing fails.
 #pragma once
 
@@ -26,6 +27,7 @@ struct RunOptions {
   std::string file;
   std::vector<std::string> sets;  ///< `NAME=INT`, as given
   std::string outDir;             ///< "" = do not write files
+  std::string saveParamsDir;      ///< "" = do not write the trained params
   std::string engine = "compiled";
   std::string memoryBudget;       ///< "" = none; else bytes with an optional k/M/G suffix
   int64_t blockSize = 0;          ///< static tiling's block size (0: the cost model's)

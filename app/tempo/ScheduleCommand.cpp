@@ -63,6 +63,9 @@ CLI::App* addScheduleCommand(CLI::App& app, ScheduleOptionsCli& options) {
                   "Draw every statement instance over dimensions X[,Y] at small bounds (with --format svg|png)")
       ->type_name("X[,Y]");
   cmd->add_option("--set", options.sets, "Bound for the drawing, e.g. --set T=8 (repeatable)")->type_name("NAME=INT");
+  cmd->add_option("--block-size", options.blockSize,
+                  "Static tiling's block size for --iteration-space (default: the cost model's); tiles are shaded")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--output,-o", options.output, "Write to FILE instead of stdout (required for png)")
       ->type_name("FILE");
   cmd->add_option("--memory-budget", options.memoryBudget,
@@ -78,8 +81,8 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
     return kExitUsage;
   }
   if (picture)
-    return writeIterationSpace({options.file, options.iterationSpace, options.sets, options.format, options.output},
-                               out, err);
+    return writeIterationSpace(
+        {options.file, options.iterationSpace, options.sets, options.format, options.output, options.blockSize}, out, err);
   std::optional<int64_t> budget;
   if (!options.memoryBudget.empty() && !(budget = parseByteSize(options.memoryBudget))) {
     err << "tempo schedule: --memory-budget '" << options.memoryBudget

@@ -1,5 +1,5 @@
 // ScheduleCommand: `tempo schedule FILE [--format text|json]`, and
-// `tempo schedule FILE --iteration-space X[,Y] [--set N=V] --format svg|png [-o OUT]`.
+// `tempo schedule FILE --iteration-space X[,Y] [--set N=V] [--block-size BS] --format svg|png [-o OUT]`.
 //
 // Compiles the program, schedules its SDG with isl (compiler/schedule) and
 // prints the result: the loop program as readable pseudo-code (default), or
@@ -25,6 +25,7 @@ struct ScheduleOptionsCli {
   bool fallback = false;
   std::string iterationSpace;     ///< "t" or "t,b": draw instances instead of printing loops
   std::vector<std::string> sets;  ///< NAME=INT bounds for the drawing
+  int64_t blockSize = 0;          ///< static tiling's block size for the drawing (0: the cost model's)
   std::string output;             ///< "" = stdout
   std::string memoryBudget;  ///< "" = none; else bytes with an optional k/M/G suffix (at the default bounds)
 };

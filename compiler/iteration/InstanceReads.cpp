@@ -24,6 +24,23 @@ int64_t extentOf(const Graph& g, const std::string& dim, const SymbolEnv& bounds
   return it->second;
 }
 
+/// True when the point `p` of `n` satisfies the guard of each of its dimensions that has one
+/// (static tiling's `BS*ds <= t`); a guard naming a symbol the point lacks does not cut it.
+bool insideGuards(const Graph& g, const Node& n, const std::vector<int64_t>& p, const SymbolEnv& bounds) {
+  if (g.dimGuards.empty()) return true;
+  SymbolEnv env;
+  for (const std::string& d : n.domain) {
+    auto guard = g.dimGuards.find(d);
+    if (guard == g.dimGuards.end()) continue;
+    if (env.empty()) env = instanceEnv(n, p, bounds);
+    try {
+      if (!guard->second.holds(env)) return false;
+    } catch (const std::out_of_range&) {  // names a dimension the node lacks: it runs on the whole range
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 SymbolEnv instanceEnv(const Node& consumer, const std::vector<int64_t>& point, const SymbolEnv& bounds) {
@@ -49,7 +66,9 @@ void forEachReadPoint(const Graph& g, const Edge& e, const SymbolEnv& env, const
     int64_t hi = e.index[i].isSlice() ? e.index[i].stop->evaluate(env) : lo + 1;
     ranges.push_back({std::max<int64_t>(lo, 0), std::min(hi, extentOf(g, p.domain[i], bounds))});
   }
-  forEachInBox(ranges, f);
+  forEachInBox(ranges, [&](const std::vector<int64_t>& point) {
+    if (insideGuards(g, p, point, bounds)) f(point);
+  });
 }
 
 int64_t domainSize(const Graph& g, const Node& n, const SymbolEnv& bounds) {
@@ -62,7 +81,9 @@ void forEachDomainPoint(const Graph& g, const Node& n, const SymbolEnv& bounds,
                         const std::function<void(const std::vector<int64_t>&)>& f) {
   Ranges ranges;
   for (const std::string& d : n.domain) ranges.push_back({0, extentOf(g, d, bounds)});
-  forEachInBox(ranges, f);
+  forEachInBox(ranges, [&](const std::vector<int64_t>& point) {
+    if (insideGuards(g, n, point, bounds)) f(point);
+  });
 }
 
 }  // namespace tempo

@@ -7,7 +7,9 @@
 // explicit instance pairs: `edgeLiveAt` decides liveness at one consumer
 // point and `forEachReadPoint` lists the producer points read there, clipped
 // to the producer's domain (reads outside a domain are padding, not
-// dependences). The iteration-space picture draws one arrow per pair.
+// dependences). Domains are boxes cut by the graph's dimension guards: a
+// node over static tiling's block dimension ds exists only where its guard
+// (`BS*ds <= t`) holds. The iteration-space picture draws one arrow per pair.
 #pragma once
 
 #include "graph/Graph.h"
@@ -24,14 +26,15 @@ SymbolEnv instanceEnv(const Node& consumer, const std::vector<int64_t>& point, c
 bool edgeLiveAt(const Graph& g, const Edge& e, const SymbolEnv& env);
 
 /// Calls `f` with every producer point `e` reads at `env` (a live instance),
-/// clipped to the producer's domain at `bounds`.
+/// clipped to the producer's (guarded) domain at `bounds`.
 void forEachReadPoint(const Graph& g, const Edge& e, const SymbolEnv& env, const SymbolEnv& bounds,
                       const std::function<void(const std::vector<int64_t>&)>& f);
 
-/// The number of points of `n`'s domain at `bounds` (1 for an empty domain).
+/// The number of points of `n`'s domain box at `bounds` (1 for an empty
+/// domain; guards not applied, so an upper bound for a guarded node).
 int64_t domainSize(const Graph& g, const Node& n, const SymbolEnv& bounds);
 
-/// Calls `f` with every point of `n`'s domain at `bounds`, in row-major order.
+/// Calls `f` with every point of `n`'s guarded domain at `bounds`, in row-major order.
 void forEachDomainPoint(const Graph& g, const Node& n, const SymbolEnv& bounds,
                         const std::function<void(const std::vector<int64_t>&)>& f);
 

@@ -1,5 +1,6 @@
 #include "iteration/IterationSpace.h"
 
+#include "iteration/BlockTilings.h"
 #include "iteration/InstanceReads.h"
 
 #include <algorithm>
@@ -59,6 +60,7 @@ public:
     collectStatements();
     collectDots();
     layout();
+    collectTiles();
     linkTimeline();
     collectArrows();
     return std::move(s_);
@@ -187,6 +189,61 @@ private:
     if (!s_.dimY.empty()) s_.ticks.push_back({0.3, kMarginTop + static_cast<double>(s_.extentY) / 2, s_.dimY + " \u2191"});
     s_.width = right + 0.2;
     s_.height = bottom + 1.0;
+  }
+
+  /// One IterationTiling per tiled dimension and block size, and the tiles of those on an axis.
+  void collectTiles() {
+    for (const BlockTiling& bt : blockTilings(g_)) {
+      auto same = std::find_if(s_.tilings.begin(), s_.tilings.end(), [&](const IterationTiling& t) {
+        return t.dim == bt.dim && t.blockSize == bt.blockSize;
+      });
+      if (same != s_.tilings.end()) {
+        same->blockDims.push_back(bt.blockDim);
+        continue;
+      }
+      IterationTiling t;
+      t.dim = bt.dim;
+      t.blockSize = bt.blockSize;
+      t.blockDims = {bt.blockDim};
+      t.blocks = s_.bounds.count(bt.blockCount) ? s_.bounds.at(bt.blockCount) : 0;
+      t.drawn = bt.dim == s_.dimX || bt.dim == s_.dimY;
+      const std::string bs = std::to_string(bt.blockSize);
+      t.legend = "static tiles: " + bt.dim + " in blocks of BS = " + bs + " (" + bt.blockDim + " < " + bt.blockCount +
+                 " = " + bt.count.str() + " = " + std::to_string(t.blocks) + ")";
+      if (!t.drawn) t.legend += ", not drawn: " + bt.dim + " is not an axis of this picture";
+      else if (!bt.guard.isAlways()) t.legend += "; a step runs the blocks where " + bt.guard.str();
+      s_.tilings.push_back(std::move(t));
+      if (s_.tilings.back().drawn) addTiles(static_cast<int>(s_.tilings.size()) - 1);
+    }
+  }
+
+  /// Bands of BS columns (x) or rows (y) across the whole picture, labelled outside the grid.
+  void addTiles(int index) {
+    const IterationTiling& t = s_.tilings[index];
+    const bool alongX = t.dim == s_.dimX;
+    const int64_t extent = alongX ? s_.extentX : s_.extentY;
+    const bool rowLine = lanes_.count(P::RowLine), columnLine = lanes_.count(P::ColumnLine);
+    for (int64_t k = 0; k * t.blockSize < extent; ++k) {
+      const int64_t first = k * t.blockSize, last = std::min(first + t.blockSize, extent) - 1;
+      IterationTile tile;
+      tile.tiling = index;
+      tile.block = k;
+      tile.alongX = alongX;
+      tile.box.label = t.blockDims.front() + "=" + std::to_string(k);
+      if (alongX) {
+        tile.box.x = cellCorner(first, 0).first;
+        tile.box.w = cellCorner(last, 0).first + 1 - tile.box.x;
+        tile.box.y = kMarginTop;
+        tile.box.h = static_cast<double>(s_.extentY) + (rowLine ? kGap + 1 : 0);
+      } else {
+        tile.box.x = kMarginLeft;
+        tile.box.w = static_cast<double>(s_.extentX) + (columnLine ? kGap + 1 : 0);
+        tile.box.y = cellCorner(0, last).second;
+        tile.box.h = cellCorner(0, first).second + 1 - tile.box.y;
+      }
+      s_.tiles.push_back(std::move(tile));
+    }
+    if (!alongX) s_.width += 0.7;  // the row bands' labels sit right of the picture
   }
 
   void linkTimeline() {

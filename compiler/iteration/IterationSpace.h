@@ -19,8 +19,12 @@
 //    (ScheduleTimeline), each dot knowing its step in it, so views can replay
 //    it with Alloc/Free events where they occur.
 // An empty `dimY` draws one row: every node with the x dimension on it.
-// `tiles` is the hook for static tiles: empty until graphs carry block/tile
-// information. The SVG renderer and the studio's view both draw this model.
+//  - static tiles: for each dimension static tiling cut into blocks
+//    (BlockTilings: a block dimension ds, BS from its derived bound DS) one
+//    IterationTiling, and when that dimension is the x (y) axis one tile per
+//    block, a band over the columns (rows) BS*ds .. BS*ds+BS-1 across the
+//    whole picture: the positions one block of a growing window holds.
+// The SVG renderer and the studio's view both draw this model.
 #pragma once
 
 #include "iteration/ScheduleTimeline.h"
@@ -62,6 +66,24 @@ struct IterationBox {
   std::string label;
 };
 
+/// A dimension cut into static tiles of `blockSize` positions.
+struct IterationTiling {
+  std::string dim;                     ///< the tiled dimension (`t`)
+  int64_t blockSize = 0;               ///< BS
+  std::vector<std::string> blockDims;  ///< its block dimensions (`ds`; several regions may share one cut)
+  int64_t blocks = 0;                  ///< the number of blocks at these bounds (DS)
+  bool drawn = false;                  ///< `dim` is an axis of the picture (its tiles are in `tiles`)
+  std::string legend;                  ///< one line saying what the shading means
+};
+
+/// One shaded tile: block `block` of `tilings[tiling]`.
+struct IterationTile {
+  IterationBox box;  ///< label: `ds=0`
+  int tiling = -1;
+  int64_t block = 0;
+  bool alongX = true;  ///< a band of columns (else of rows)
+};
+
 /// An axis label centred at (x, y).
 struct IterationTick {
   double x = 0, y = 0;
@@ -79,7 +101,8 @@ struct IterationSpace {
   std::vector<int> timelineDot;         ///< per timeline entry: its dot, or -1
   std::vector<NodeId> omitted;          ///< nodes with neither chosen dimension
   std::vector<IterationBox> cells;      ///< one grey box per grid cell and line cell
-  std::vector<IterationBox> tiles;      ///< static tiles (none yet)
+  std::vector<IterationTiling> tilings;  ///< every statically tiled dimension
+  std::vector<IterationTile> tiles;     ///< the tiles of the tilings drawn on an axis
   std::vector<IterationTick> ticks;     ///< axis values and axis names
   double width = 0, height = 0;         ///< extent of everything, from (0, 0)
   double dotRadius = 0.1;

@@ -43,8 +43,10 @@ public:
     top_ = iterationSvgTop(o_);
     double legendTop = top_ + s_.height * k;
     double width = std::max(s_.width * k, 420.0);
+    for (const IterationTiling& t : s_.tilings) width = std::max(width, 30 + kCharWidth * static_cast<double>(t.legend.size()));
     columns_ = std::max(1, static_cast<int>(width / kLegendColumn));
-    double rows = std::ceil(static_cast<double>(s_.statements.size()) / columns_) + (s_.omitted.empty() ? 0 : 1);
+    double rows = std::ceil(static_cast<double>(s_.statements.size()) / columns_) + (s_.omitted.empty() ? 0 : 1) +
+                  static_cast<double>(s_.tilings.size());
     double height = legendTop + 12 + rows * 17 + 8;
     out_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\"" << num(height)
          << "\" viewBox=\"0 0 " << num(width) << " " << num(height) << "\" font-family=\"DejaVu Sans, sans-serif\">\n"
@@ -59,9 +61,7 @@ public:
     for (const IterationBox& b : s_.cells)
       out_ << "<rect x=\"" << num(X(b.x)) << "\" y=\"" << num(Y(b.y)) << "\" width=\"" << num(b.w * k) << "\" height=\""
            << num(b.h * k) << "\" rx=\"3\" fill=\"#ececec\"/>\n";
-    for (const IterationBox& b : s_.tiles)
-      out_ << "<rect x=\"" << num(X(b.x)) << "\" y=\"" << num(Y(b.y)) << "\" width=\"" << num(b.w * k) << "\" height=\""
-           << num(b.h * k) << "\" fill=\"#4e79a7\" fill-opacity=\"0.08\" stroke=\"#4e79a7\"/>\n";
+    tiles();
     for (const IterationTick& t : s_.ticks) text(X(t.x), Y(t.y) + 4, t.text, "middle", 12, "normal");
     if (o_.arrows) arrows();
     dots();
@@ -78,6 +78,28 @@ private:
   double top_ = 0;
   int columns_ = 1;
   static constexpr double kLegendColumn = 250;
+  static constexpr double kCharWidth = 6.3;  ///< about, for 11 px legend text
+  static constexpr const char* kTileColor = "#4e79a7";
+
+  /// Every other tile darker, so neighbouring blocks read apart.
+  static const char* tileOpacity(int64_t block) { return block % 2 ? "0.2" : "0.08"; }
+
+  /// Translucent bands, one per static tile (class "tile"), labelled outside the grid.
+  void tiles() {
+    double k = o_.scale;
+    for (const IterationTile& t : s_.tiles) {
+      const IterationBox& b = t.box;
+      const IterationTiling& tiling = s_.tilings[t.tiling];
+      out_ << "<rect class=\"tile\" x=\"" << num(X(b.x)) << "\" y=\"" << num(Y(b.y)) << "\" width=\"" << num(b.w * k)
+           << "\" height=\"" << num(b.h * k) << "\" rx=\"4\" fill=\"" << kTileColor << "\" fill-opacity=\""
+           << tileOpacity(t.block) << "\" stroke=\"" << kTileColor << "\" stroke-opacity=\"0.7\" stroke-dasharray=\"5 3\">"
+           << "<title>" << escape(b.label + ": " + tiling.dim + " " + std::to_string(t.block * tiling.blockSize) + " to " +
+                                  std::to_string(t.block * tiling.blockSize + tiling.blockSize - 1))
+           << "</title></rect>\n";
+      if (t.alongX) text(X(b.x) + 3, Y(b.y) - 4, b.label, "start", 10, "normal");
+      else text(X(b.x + b.w) + 4, Y(b.y + b.h / 2) + 4, b.label, "start", 10, "normal");
+    }
+  }
 
   double X(double x) const { return x * o_.scale; }
   double Y(double y) const { return top_ + y * o_.scale; }
@@ -144,6 +166,13 @@ private:
       text(x + 17, y, st.label + " (" + over + ") \u00D7" + std::to_string(st.dots) + line, "start", 12, "normal");
     }
     double y = top + static_cast<double>(rows) * 17;
+    for (const IterationTiling& t : s_.tilings) {
+      out_ << "<rect x=\"8\" y=\"" << num(y - 10) << "\" width=\"12\" height=\"12\" fill=\"" << kTileColor
+           << "\" fill-opacity=\"" << tileOpacity(t.drawn ? 1 : 0) << "\" stroke=\"" << kTileColor
+           << "\" stroke-dasharray=\"3 2\"/>\n";
+      text(25, y, t.legend, "start", 11, "normal");
+      y += 17;
+    }
     if (!s_.omitted.empty())
       text(8, y, std::to_string(s_.omitted.size()) + " nodes over " + (s_.dimY.empty() ? "no " + s_.dimX : "neither " + s_.dimX + " nor " + s_.dimY) +
                      " (weights, constants) run outside this plane and are not drawn",

@@ -1,11 +1,14 @@
 // IterationSpaceSvg: an IterationSpace drawn as a standalone SVG document.
 //
 // Written by hand (no graphics library) so the headless CLI can draw the
-// same picture the studio shows: grey cells, one circle per statement
+// same picture the studio shows: grey cells, static tiles as translucent
+// bands (one <rect class="tile"> per tile, every other one darker, labelled
+// `ds=0`, ...), one circle per statement
 // instance (exactly one <circle> per dot, nothing else is a circle) coloured
 // by statement, dependence arrows producer -> consumer, axis values and
 // names, and a legend of statements (with their instance counts and source
-// lines, in columns) and of the nodes left out. Arrows between instances in
+// lines, in columns), of the tilings (BS, the block count, the guard) and of
+// the nodes left out. Arrows between instances in
 // different cells (loop-carried dependences) are dark, arrows inside one
 // cell light. With `step` >= 0 it draws that replay
 // frame: instances executed so far filled, the current one ringed, the rest

@@ -26,6 +26,8 @@ std::optional<double> foldFloat(OpKind op, const std::vector<double>& in) {
     case OpKind::Sigmoid: return viaDouble(1.0 / (1.0 + std::exp(-double(a))));
     case OpKind::Relu: return double(a < T(0) ? T(0) : a);
     case OpKind::Abs: return double(T(std::fabs(a)));
+    case OpKind::Sin: return viaDouble(std::sin(double(a)));
+    case OpKind::Cos: return viaDouble(std::cos(double(a)));
     case OpKind::Add: return double(T(a + b));
     case OpKind::Sub: return double(T(a - b));
     case OpKind::Mul: return double(T(a * b));

@@ -65,6 +65,8 @@ std::optional<NodeId> unaryGradient(RuleInputs& r) {
       NodeId neg = b.where(b.binary(OpKind::Lt, r.in(0), r.scalar(0.0)), g, r.scalar(0.0));
       return b.binary(OpKind::Sub, pos, neg);
     }
+    case OpKind::Sin: return b.binary(OpKind::Mul, g, b.unary(OpKind::Cos, r.in(0)));                 // g cos(x)
+    case OpKind::Cos: return b.unary(OpKind::Neg, b.binary(OpKind::Mul, g, b.unary(OpKind::Sin, r.in(0))));  // -g sin(x)
     default: return std::nullopt;
   }
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace tempo {
 
@@ -51,6 +52,85 @@ Inversion invert(const Edge& e, const Node& c, const Node& p) {
 /// True for a point atom that reads the same producer point from every consumer point.
 bool isConstantPoint(const IndexAtom& a) { return !a.isSlice() && !a.start.dependsOnKind(SymbolKind::Dim); }
 
+/// True when some atom of `e` mentions consumer dimension `s`.
+bool mentions(const Edge& e, const std::string& s) {
+  for (const IndexAtom& a : e.index)
+    if (a.start.dependsOn(s) || (a.isSlice() && a.stop->dependsOn(s))) return true;
+  return false;
+}
+
+/// True when `to` depends on `from` through the graph's edges (`from` is an ancestor of `to`).
+bool dependsOn(const Graph& g, NodeId to, NodeId from) {
+  std::set<NodeId> seen{to};
+  std::vector<NodeId> work{to};
+  while (!work.empty()) {
+    NodeId n = work.back();
+    work.pop_back();
+    for (const Edge* in : g.inputs(n)) {
+      if (in->producer == from) return true;
+      if (seen.insert(in->producer).second) work.push_back(in->producer);
+    }
+  }
+  return false;
+}
+
+/// A running sum along consumer dimension `dim`: from s to the end (suffix)
+/// or from the start to s (prefix).
+struct RunningSum {
+  std::string dim;
+  bool suffix = true;
+};
+
+/// Whether the readers of q along the free consumer dimension `s` may be
+/// summed with a running sum, and in which direction. A running sum from the
+/// first reader to the end of `s` (or from its start to the last reader) adds
+/// the non-readers beyond the range too; they hold exact zeros at q, so the
+/// value is the same, but q's gradient then depends on them. That is harmless
+/// unless the consumer feeds the producer (a recurrence through this edge);
+/// there the direction must follow time: a window into the past of the same
+/// dimension (hi(s) <= s + 1) is summed from the first reader onwards, one
+/// into the future (lo(s) >= s) up to the last reader. Anything else keeps
+/// the plain sum over the readers' range.
+std::optional<RunningSum> runningSumFor(const Graph& g, IslContext& ctx, const Edge& e, const std::string& s) {
+  if (!dependsOn(g, e.producer, e.consumer)) return RunningSum{s, true};
+  const Node& c = g.node(e.consumer);
+  const Node& p = g.node(e.producer);
+  std::vector<IndexExpr> bounds;
+  for (const std::string& d : c.domain) bounds.push_back(IndexExpr::bound(g.boundOf(d)));
+  std::vector<std::string> params = g.boundNames();
+  PointSet box = PointSet::box(ctx, c.domain, bounds, params);
+  auto always = [&](const Constraint& k) { return box.isSubsetOf(PointSet::fromConstraints(ctx, c.domain, params, {k})); };
+  bool past = true, future = true;
+  for (size_t i = 0; i < e.index.size() && i < p.domain.size(); ++i) {
+    const IndexAtom& a = e.index[i];
+    if (!a.start.dependsOn(s) && !(a.isSlice() && a.stop->dependsOn(s))) continue;
+    if (p.domain[i] != s) return std::nullopt;
+    IndexExpr hi = a.isSlice() ? *a.stop : a.start + 1;
+    past = past && always({hi, Constraint::Rel::Le, IndexExpr::dim(s) + 1});
+    future = future && always({a.start, Constraint::Rel::Ge, IndexExpr::dim(s)});
+  }
+  if (past) return RunningSum{s, true};
+  if (future) return RunningSum{s, false};
+  return std::nullopt;
+}
+
+/// `v` (over b's domain) summed along `run.dim`: R[s] = v[s] + R[s + 1] up to
+/// the last point (suffix), or R[s] = v[s] + R[s - 1] from the first (prefix).
+/// A recurrence, so each point costs one addition of v's size.
+NodeId runningSum(AdjointBuilder& b, NodeId v, const RunningSum& run) {
+  NodeId r = b.typed(OpKind::Merge, b.typeOf(v), {});
+  std::vector<IndexAtom> previous;
+  for (const std::string& d : b.domain())
+    previous.push_back(IndexAtom::point(d == run.dim ? IndexExpr::dim(d) + (run.suffix ? 1 : -1) : IndexExpr::dim(d)));
+  NodeId add = b.op(OpKind::Add, {AdjointInput::at(v), AdjointInput::through(r, previous)});
+  Constraint more = run.suffix
+                        ? Constraint{IndexExpr::dim(run.dim) + 1, Constraint::Rel::Lt, IndexExpr::bound(b.graph().boundOf(run.dim))}
+                        : Constraint{IndexExpr::dim(run.dim), Constraint::Rel::Ge, 1};
+  b.connect(r, 0, AdjointInput{add, {}, true, Condition::of({more})});
+  b.connect(r, 1, AdjointInput::at(v));
+  return r;
+}
+
 }  // namespace
 
 NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId readGrad, const Condition& guard) {
@@ -92,34 +172,69 @@ NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId read
   // consumer dimension, the readers' range along the others), pick q's
   // position along each scattered axis, and sum. Where the readers' range
   // differs between parts of the domain, each part gets its own read.
+  // Consumer dimensions that no atom mentions are read whole by every q: they
+  // are summed once, over the consumer's domain without them. A single
+  // remaining free dimension becomes a running sum (runningSumFor), read at
+  // one point per q: O(extent) work per q instead of O(readers * extent).
   AdjointBuilder pb(g, p.domain, p.loc);
-  std::vector<std::string> freeDims;
+  std::vector<std::string> freeDims, kept, whole;
   for (const std::string& sj : c.domain) {
     if (auto it = inv.fixed.find(sj); it != inv.fixed.end()) {
       boundary.push_back({it->second, Constraint::Rel::Ge, 0});
       boundary.push_back({it->second, Constraint::Rel::Lt, IndexExpr::bound(g.boundOf(sj))});
+      kept.push_back(sj);
     } else {
-      freeDims.push_back(sj);
+      (mentions(e, sj) ? freeDims : whole).push_back(sj);
+      if (mentions(e, sj)) kept.push_back(sj);
     }
   }
+  AdjointBuilder kb(g, kept, c.loc);
+  if (!whole.empty()) {
+    std::vector<IndexAtom> atoms;
+    for (const std::string& sj : c.domain)
+      atoms.push_back(std::find(kept.begin(), kept.end(), sj) != kept.end()
+                          ? IndexAtom::point(IndexExpr::dim(sj))
+                          : IndexAtom::slice(0, IndexExpr::bound(g.boundOf(sj))));
+    std::vector<int64_t> axes;
+    for (size_t a = 0; a < whole.size(); ++a) axes.push_back(static_cast<int64_t>(a));
+    scattered = kb.reduceSum(kb.op(OpKind::Identity, {AdjointInput::through(scattered, atoms)}), axes, false);
+  }
+  std::optional<RunningSum> run;
+  if (freeDims.size() == 1) run = runningSumFor(g, ctx, e, freeDims[0]);
+  if (run) scattered = runningSum(kb, scattered, *run);
   auto readersSum = [&](const ReaderCase& rc) {
     std::vector<IndexAtom> atoms;
-    for (const std::string& sj : c.domain) {
+    std::vector<Constraint> someReader;  // for a running sum: q has a reader at all
+    int64_t summed = 0;
+    for (const std::string& sj : kept) {
+      IndexExpr extent = IndexExpr::bound(g.boundOf(sj));
+      auto r = rc.ranges.find(sj);
       if (auto it = inv.fixed.find(sj); it != inv.fixed.end()) {
         atoms.push_back(IndexAtom::point(it->second));
-      } else if (auto r = rc.ranges.find(sj); r != rc.ranges.end()) {
-        atoms.push_back(IndexAtom::slice(r->second.first, r->second.end));
+      } else if (run && r == rc.ranges.end()) {  // readers unknown: the whole running sum
+        atoms.push_back(IndexAtom::point(run->suffix ? IndexExpr(0) : extent - 1));
+      } else if (run) {
+        // From the first reader on, or up to the last. Where q has no reader
+        // the running sum is not read at all: its nearest point would be a
+        // non-reader that may depend on q (the consumer at q itself).
+        const ReaderRange& range = r->second;
+        atoms.push_back(IndexAtom::point(run->suffix ? IndexExpr::min(range.first, extent - 1)
+                                                     : IndexExpr::max(range.end - 1, 0)));
+        someReader.push_back(run->suffix ? Constraint{range.first, Constraint::Rel::Lt, extent}
+                                         : Constraint{range.end, Constraint::Rel::Ge, 1});
       } else {
-        atoms.push_back(IndexAtom::slice(0, IndexExpr::bound(g.boundOf(sj))));
+        atoms.push_back(r != rc.ranges.end() ? IndexAtom::slice(r->second.first, r->second.end)
+                                             : IndexAtom::slice(0, extent));
+        ++summed;
       }
     }
-    int64_t summed = static_cast<int64_t>(freeDims.size());
     NodeId r = pb.op(OpKind::Identity, {AdjointInput::through(scattered, atoms)});
     for (size_t k = 0; k < picks.size(); ++k)
       r = pb.slice(r, summed + static_cast<int64_t>(k), picks[k].second, picks[k].second + 1);
     std::vector<int64_t> axes;
     for (int64_t a = 0; a < summed + static_cast<int64_t>(picks.size()); ++a) axes.push_back(a);
-    return pb.reduceSum(r, axes, false);
+    std::vector<Constraint> where = dropImpliedByBox(g, ctx, p.domain, someReader);
+    return pb.guarded(pb.reduceSum(r, axes, false), where.empty() ? Condition::always() : Condition::of(where));
   };
   std::vector<ReaderCase> cases = readerCases(g, ctx, e, p.domain, freeDims);
   NodeId r;
@@ -134,8 +249,8 @@ NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId read
     }
     r = pb.typed(OpKind::Merge, p.type, std::move(branches));
   }
-  std::vector<Constraint> kept = dropImpliedByBox(g, ctx, p.domain, boundary);
-  return pb.guarded(r, kept.empty() ? Condition::always() : Condition::of(kept));
+  std::vector<Constraint> where = dropImpliedByBox(g, ctx, p.domain, boundary);
+  return pb.guarded(r, where.empty() ? Condition::always() : Condition::of(where));
 }
 
 }  // namespace tempo

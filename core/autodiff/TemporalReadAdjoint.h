@@ -21,7 +21,11 @@
 //    atom fixes, takes position q and sums.
 // Consumer dimensions not fixed by an invertible atom are summed over the
 // readers of q (ReaderRange), or their whole extent when those cannot be
-// derived (a broadcast read contributes from every consumer point).
+// derived (a broadcast read contributes from every consumer point). So that
+// this costs O(extent) per q rather than O(readers * extent), a dimension no
+// atom mentions is summed once for all q, and a single remaining one becomes
+// a running-sum recurrence (suffix or prefix, following time when the
+// consumer feeds the producer) that q reads at its first or last reader.
 #pragma once
 
 #include "autodiff/AdjointBuilder.h"

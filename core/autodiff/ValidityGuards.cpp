@@ -37,7 +37,9 @@ Condition ValidityGuards::live(NodeId node) {
   if (liveInProgress_.count(node) || n.op == OpKind::Merge) return Condition::always();
   for (const GraphOutput& o : g_.outputs)
     if (o.node == node) return liveMemo_[node] = Condition::always();
-  std::vector<const Edge*> users = g_.users(node);
+  std::vector<const Edge*> users;
+  for (const Edge* e : g_.users(node))
+    if (e->consumer < readersBefore_) users.push_back(e);
   if (users.empty()) return liveMemo_[node] = Condition::always();
   liveInProgress_.insert(node);
   Condition acc = Condition::never();

@@ -21,6 +21,7 @@
 
 #include "graph/Graph.h"
 
+#include <limits>
 #include <map>
 #include <set>
 #include <vector>
@@ -29,11 +30,15 @@ namespace tempo {
 
 class ValidityGuards {
 public:
-  ValidityGuards(const Graph& g, IslContext& ctx) : g_(g), ctx_(ctx) {}
+  /// Only readers with an id below `readersBefore` count for liveness (the
+  /// nodes that existed before any backward node was added).
+  ValidityGuards(const Graph& g, IslContext& ctx, NodeId readersBefore = std::numeric_limits<NodeId>::max())
+      : g_(g), ctx_(ctx), readersBefore_(readersBefore) {}
 
   /// Where `node` is defined and needed (over its domain); `true` for most
-  /// nodes. Ask for every forward node before adding backward nodes to the
-  /// graph: answers are memoised, and backward readers must not count.
+  /// nodes. Backward readers must not count: ask for every forward node
+  /// before adding backward nodes to the graph (answers are memoised), or
+  /// give the first backward node's id as `readersBefore`.
   Condition of(NodeId node);
 
 private:
@@ -42,6 +47,7 @@ private:
 
   const Graph& g_;
   IslContext& ctx_;
+  NodeId readersBefore_;
   std::map<NodeId, std::vector<Constraint>> definedMemo_;
   std::map<NodeId, Condition> liveMemo_;
   std::map<NodeId, Condition> guardMemo_;

@@ -207,7 +207,15 @@ struct Out {
   ExprPtr value;
 };
 
-using StmtNode = std::variant<DimDecl, SetStmt, ConstDecl, SourceDecl, TensorDecl, Branch, Let, Out>;
+/// `optimize loss over i with adam(lr=1e-3)`: train every param the loss
+/// depends on along the dimension `i` with the optimiser call.
+struct Optimize {
+  Ident loss;
+  Ident dim;
+  ExprPtr optimizer;  ///< always a Call
+};
+
+using StmtNode = std::variant<DimDecl, SetStmt, ConstDecl, SourceDecl, TensorDecl, Branch, Let, Out, Optimize>;
 
 struct Stmt {
   SourceRange range;  ///< the statement's text, without its newline

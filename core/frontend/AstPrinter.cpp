@@ -190,6 +190,12 @@ private:
     out += ')';
   }
 
+  void print(const Optimize& s) {
+    out += "(optimize " + s.loss.name + ' ' + s.dim.name + ' ';
+    expr(*s.optimizer);
+    out += ')';
+  }
+
   void print(const Out& s) {
     out += "(out " + s.name.name;
     if (s.value) {

@@ -1,7 +1,9 @@
 #include "frontend/Builtins.h"
 
 #include "autodiff/Autodiff.h"
+#include "frontend/CallArgs.h"
 #include "frontend/IndexLowering.h"
+#include "frontend/SamplingBuiltins.h"
 
 #include <algorithm>
 #include <functional>
@@ -11,56 +13,6 @@
 namespace tempo {
 
 namespace {
-
-/// Arguments of one call, checked against what the function accepts.
-class CallArgs {
-public:
-  CallArgs(ExprLowering& l, const ast::Call& c, SourceRange r) : low(l), call(c), range(r) {}
-
-  /// Reports and returns false unless there are between min and max positional
-  /// arguments and every keyword is in `allowed`.
-  bool expect(size_t minArgs, size_t maxArgs, const std::set<std::string>& allowed) {
-    const std::string& f = call.callee.name;
-    bool ok = true;
-    if (call.args.size() < minArgs || call.args.size() > maxArgs) {
-      std::string n = minArgs == maxArgs ? std::to_string(minArgs) : std::to_string(minArgs) + " to " + std::to_string(maxArgs);
-      low.context().error(range, f + "() takes " + n + " positional argument" + (maxArgs == 1 ? "" : "s") + ", got " +
-                                     std::to_string(call.args.size()));
-      ok = false;
-    }
-    for (const ast::KeywordArg& k : call.kwargs) {
-      if (!allowed.count(k.name.name)) {
-        std::string list;
-        for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        low.context().error(k.name.range, f + "() has no argument '" + k.name.name + "'" +
-                                              (list.empty() ? "" : " (it accepts: " + list + ")"));
-        ok = false;
-      }
-    }
-    return ok;
-  }
-  const ast::Expr* kw(const std::string& name) const {
-    for (const ast::KeywordArg& k : call.kwargs)
-      if (k.name.name == name) return k.value.get();
-    return nullptr;
-  }
-  Value arg(size_t i) { return low.lower(*call.args[i]); }
-
-  ExprLowering& low;
-  const ast::Call& call;
-  SourceRange range;
-};
-
-/// The elements of a tuple `(a, b)`, or the expression itself when it is not one.
-std::vector<const ast::Expr*> tupleItems(const ast::Expr& e) {
-  std::vector<const ast::Expr*> items;
-  if (auto* t = e.as<ast::Tuple>()) {
-    for (const ast::ExprPtr& x : t->elems) items.push_back(x.get());
-  } else {
-    items.push_back(&e);
-  }
-  return items;
-}
 
 std::optional<std::vector<int64_t>> intList(LoweringContext& cx, const ast::Expr& e) {
   std::vector<int64_t> out;
@@ -205,14 +157,7 @@ Value softmax(CallArgs& a, bool logarithm) {
   }
   auto norm = normaliseAxes(a.low.context(), axes, x.type.rank(), a.range);
   if (!norm) return Value::error(a.range);
-  ExprLowering& low = a.low;
-  Value m = reduce(low, OpKind::ReduceMax, x, *norm, true, a.range);
-  Value shifted = low.makeOp(OpKind::Sub, {}, {x, m}, a.range);
-  Value e = low.makeOp(OpKind::Exp, {}, {shifted}, a.range);
-  Value s = reduce(low, OpKind::ReduceSum, e, *norm, true, a.range);
-  if (!logarithm) return low.makeOp(OpKind::Div, {}, {e, s}, a.range);
-  Value ls = low.makeOp(OpKind::Log, {}, {s}, a.range);
-  return low.makeOp(OpKind::Sub, {}, {shifted, ls}, a.range);
+  return lowerSoftmax(a.low, x, *norm, logarithm, a.range);
 }
 
 /// reshape(x, (..)) and expand(x, (..)): an op whose attribute is a target shape.
@@ -317,8 +262,19 @@ Value detachFn(CallArgs& a) {
   return v;
 }
 
+/// The backward graph of `loss` with the current detached nodes, made on first use.
+BackwardGraph& backwardGraphOf(LoweringContext& cx, NodeId loss) {
+  for (const std::unique_ptr<BackwardGraph>& bg : cx.backwardGraphs)
+    if (bg->loss() == loss && bg->options().stopGradient == cx.detached) return *bg;
+  AutodiffOptions options;
+  options.stopGradient = cx.detached;
+  return *cx.backwardGraphs.emplace_back(std::make_unique<BackwardGraph>(cx.graph, loss, options));
+}
+
 /// grad(loss, W): the gradient of the sum of `loss` over its domain with
 /// respect to W, a tensor of W's type over W's domain, read like W itself.
+/// Every grad() of one loss shares its backward graph (a let of it copies the
+/// gradient into a node of its own).
 Value gradFn(CallArgs& a) {
   if (!a.expect(2, 2, {})) return Value::error(a.range);
   LoweringContext& cx = a.low.context();
@@ -337,16 +293,29 @@ Value gradFn(CallArgs& a) {
   if (loss->poisoned || target->poisoned) return Value::error(a.range);
   Value read = a.arg(1);  // W at this point: the gradient is read the same way
   if (read.isError()) return read;
-  AutodiffOptions options;
-  options.stopGradient = cx.detached;
   try {
-    read.node = addGradients(cx.graph, loss->node, {target->node}, options).at(0);
+    read.node = backwardGraphOf(cx, loss->node).gradients({target->node}).at(0);
   } catch (const AutodiffError& e) {
     cx.error(a.range, e.what());
     return Value::error(a.range);
   }
   return read;
 }
+
+}  // namespace
+
+Value lowerSoftmax(ExprLowering& low, const Value& x, const std::vector<int64_t>& axes, bool logarithm,
+                   SourceRange range) {
+  Value m = reduce(low, OpKind::ReduceMax, x, axes, true, range);
+  Value shifted = low.makeOp(OpKind::Sub, {}, {x, m}, range);
+  Value e = low.makeOp(OpKind::Exp, {}, {shifted}, range);
+  Value s = reduce(low, OpKind::ReduceSum, e, axes, true, range);
+  if (!logarithm) return low.makeOp(OpKind::Div, {}, {e, s}, range);
+  Value ls = low.makeOp(OpKind::Log, {}, {s}, range);
+  return low.makeOp(OpKind::Sub, {}, {shifted, ls}, range);
+}
+
+namespace {
 
 using Handler = std::function<Value(CallArgs&)>;
 
@@ -359,6 +328,8 @@ const std::map<std::string, Handler>& table() {
       {"sigmoid", [](CallArgs& a) { return unaryFn(a, OpKind::Sigmoid); }},
       {"relu", [](CallArgs& a) { return unaryFn(a, OpKind::Relu); }},
       {"abs", [](CallArgs& a) { return unaryFn(a, OpKind::Abs); }},
+      {"sin", [](CallArgs& a) { return unaryFn(a, OpKind::Sin); }},
+      {"cos", [](CallArgs& a) { return unaryFn(a, OpKind::Cos); }},
       {"pow", [](CallArgs& a) { return binaryFn(a, OpKind::Pow); }},
       {"maximum", [](CallArgs& a) { return binaryFn(a, OpKind::Maximum); }},
       {"minimum", [](CallArgs& a) { return binaryFn(a, OpKind::Minimum); }},
@@ -377,6 +348,10 @@ const std::map<std::string, Handler>& table() {
       {"cast", castFn},
       {"detach", detachFn},
       {"grad", gradFn},
+      {"categorical", categoricalFn},
+      {"normal", normalFn},
+      {"uniform", uniformFn},
+      {"one_hot", oneHotFn},
   };
   return t;
 }
@@ -393,7 +368,7 @@ Value lowerCall(ExprLowering& lowering, const ast::Call& call, SourceRange range
   const std::string& f = call.callee.name;
   auto it = table().find(f);
   if (it == table().end()) {
-    static const std::set<std::string> initialisers = {"load", "zeros", "ones", "normal", "uniform", "hash"};
+    static const std::set<std::string> initialisers = {"load", "zeros", "ones", "hash"};
     if (initialisers.count(f))
       lowering.context().error(call.callee.range, f + "() can only initialise an input or param declaration");
     else

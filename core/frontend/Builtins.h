@@ -19,6 +19,11 @@ namespace tempo {
 
 Value lowerCall(ExprLowering& lowering, const ast::Call& call, SourceRange range);
 
+/// softmax (or log_softmax) of `x` over the normalised `axes`, as primitives:
+/// reduce_max, sub, exp, reduce_sum, then div (or log and sub).
+Value lowerSoftmax(ExprLowering& lowering, const Value& x, const std::vector<int64_t>& axes, bool logarithm,
+                   SourceRange range);
+
 /// The names of every built-in function (for docs and "did you mean").
 std::vector<std::string> builtinNames();
 

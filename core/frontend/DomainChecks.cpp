@@ -50,12 +50,6 @@ public:
     if (edges_.empty()) return;  // a single node without a self-loop
     const Node* anchor = anchorNode();
     domain_ = g.node(*comp_.begin()).domain;
-    for (NodeId n : comp_)
-      if (g.node(n).domain != domain_) {
-        cx_.error(anchor->loc, "the recurrence through '" + anchor->name + "' mixes values over " + tupleString(domain_) +
-                                   " and " + tupleString(g.node(n).domain) + "; a cycle must stay within one domain");
-        return;
-      }
     vars_ = domain_;
     for (const std::string& d : domain_) vars_.push_back(primed(d));
     for (const Edge* e : edges_) relations_.push_back(relation(*e));
@@ -182,13 +176,122 @@ private:
   std::vector<std::string> vars_;
 };
 
+/// A cycle through values over different domains, as `optimize` makes (the
+/// params over (i), the forward pass over (i, b, t), the loss over (i)). It
+/// is well founded when a dimension they all share orders it: every read in
+/// the cycle goes to an earlier-or-equal coordinate of that dimension (in one
+/// direction), and the reads that go strictly earlier are left out; what is
+/// still cyclic is checked again, piece by piece (by RecurrenceCheck once a
+/// piece has one domain).
+class LayeredRecurrenceCheck {
+public:
+  explicit LayeredRecurrenceCheck(LoweringContext& cx) : cx_(cx) {}
+
+  void run(const std::vector<NodeId>& comp, const std::vector<EdgeId>& edges) {
+    const Graph& g = cx_.graph;
+    const std::vector<std::string>& first = g.node(comp.front()).domain;
+    std::vector<std::string> shared;
+    bool oneDomain = true;
+    for (const std::string& d : first) {
+      bool everywhere = true;
+      for (NodeId n : comp) everywhere = everywhere && std::count(g.node(n).domain.begin(), g.node(n).domain.end(), d);
+      if (everywhere) shared.push_back(d);
+    }
+    for (NodeId n : comp) oneDomain = oneDomain && g.node(n).domain == first;
+    if (oneDomain) {
+      RecurrenceCheck(cx_, comp).run();
+      return;
+    }
+    for (const std::string& d : shared)
+      for (int direction : {1, -1}) {
+        std::vector<EdgeId> kept;
+        bool ordered = true;
+        for (EdgeId id : edges) {
+          PointSet r = relationAlong(g.edge(id), d);
+          if (!r.intersect(compare(g.edge(id), d, direction > 0 ? Constraint::Rel::Gt : Constraint::Rel::Lt)).isEmpty()) {
+            ordered = false;
+            break;
+          }
+          if (!r.intersect(compare(g.edge(id), d, Constraint::Rel::Eq)).isEmpty()) kept.push_back(id);
+        }
+        if (!ordered || kept.size() == edges.size()) continue;
+        for (const std::vector<NodeId>& piece : stronglyConnectedComponents(g, comp, kept)) {
+          std::set<NodeId> members(piece.begin(), piece.end());
+          std::vector<EdgeId> inside;
+          for (EdgeId id : kept)
+            if (members.count(g.edge(id).consumer) && members.count(g.edge(id).producer)) inside.push_back(id);
+          if (!inside.empty()) run(piece, inside);
+        }
+        return;
+      }
+    const Node* anchor = &g.node(comp.front());
+    std::string domains;
+    std::set<std::vector<std::string>> seen;
+    for (NodeId n : comp) {
+      if (g.node(n).op == OpKind::Merge && !g.node(n).name.empty() && anchor->name.empty()) anchor = &g.node(n);
+      if (seen.insert(g.node(n).domain).second) domains += (domains.empty() ? "" : " and ") + tupleString(g.node(n).domain);
+    }
+    cx_.error(anchor->loc, "the recurrence through '" + (anchor->name.empty() ? "%" + std::to_string(anchor->id) : anchor->name) +
+                               "' mixes values over " + domains +
+                               "; such a cycle must go strictly into the past (or the future) along a dimension they all share");
+  }
+
+private:
+  std::vector<std::string> vars(const Edge& e, const std::string& dim) const {
+    std::vector<std::string> v = cx_.graph.node(e.consumer).domain;
+    v.push_back(primed(dim));
+    return v;
+  }
+
+  /// `dim_src REL dim` over the consumer's points.
+  PointSet compare(const Edge& e, const std::string& dim, Constraint::Rel rel) {
+    return PointSet::fromConstraints(cx_.isl, vars(e, dim), cx_.params(),
+                                     {{IndexExpr::dim(primed(dim)), rel, IndexExpr::dim(dim)}});
+  }
+
+  /// {(c, dim_src) : the consumer point c reads coordinate dim_src of `dim` through e}.
+  PointSet relationAlong(const Edge& e, const std::string& dim) {
+    const Graph& g = cx_.graph;
+    std::vector<Constraint> cs;
+    for (const std::string& d : g.node(e.consumer).domain) {
+      cs.push_back({IndexExpr::dim(d), Constraint::Rel::Ge, 0});
+      cs.push_back({IndexExpr::dim(d), Constraint::Rel::Lt, IndexExpr::bound(cx_.scope.boundOf(d))});
+    }
+    const std::vector<std::string>& pd = g.node(e.producer).domain;
+    size_t k = static_cast<size_t>(std::find(pd.begin(), pd.end(), dim) - pd.begin());
+    IndexExpr src = IndexExpr::dim(primed(dim));
+    if (k < e.index.size()) {
+      const IndexAtom& a = e.index[k];
+      if (a.isSlice()) {
+        cs.push_back({src, Constraint::Rel::Ge, a.start});
+        cs.push_back({src, Constraint::Rel::Lt, *a.stop});
+      } else {
+        cs.push_back({src, Constraint::Rel::Eq, a.start});
+      }
+    }
+    std::vector<std::string> v = vars(e, dim);
+    PointSet r = PointSet::fromConstraints(cx_.isl, v, cx_.params(), cs);
+    Condition region = e.condition;
+    if (auto it = cx_.nodeRegion.find(e.consumer); it != cx_.nodeRegion.end()) region = region && it->second;
+    return r.intersect(region.toPointSet(cx_.isl, v, cx_.params()));
+  }
+
+  LoweringContext& cx_;
+};
+
 }  // namespace
 
 void checkDomains(LoweringContext& cx) {
   checkCoverage(cx);
   if (cx.diags.hasErrors()) return;  // cycles through broken tensors would only repeat errors
-  for (auto& comp : stronglyConnectedComponents(cx.graph))
-    if (isCyclic(cx.graph, comp)) RecurrenceCheck(cx, comp).run();
+  for (auto& comp : stronglyConnectedComponents(cx.graph)) {
+    if (!isCyclic(cx.graph, comp)) continue;
+    std::set<NodeId> members(comp.begin(), comp.end());
+    std::vector<EdgeId> edges;
+    for (const auto& [id, e] : cx.graph.edges())
+      if (members.count(e.consumer) && members.count(e.producer)) edges.push_back(id);
+    LayeredRecurrenceCheck(cx).run(comp, edges);
+  }
 }
 
 }  // namespace tempo

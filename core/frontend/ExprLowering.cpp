@@ -370,6 +370,16 @@ void ExprLowering::connect(NodeId consumer, int slot, const Value& v, DType dtyp
   cx_.graph.addEdge(std::move(e));
 }
 
+Value ExprLowering::makeSource(OpKind op, OpAttrs attrs, std::vector<std::string> domain, TensorType type,
+                               SourceRange range) {
+  Value v;
+  v.kind = Value::Kind::Node;
+  v.node = addNode(op, std::move(attrs), std::move(domain), type, range);
+  v.type = std::move(type);
+  v.range = range;
+  return v;
+}
+
 Value ExprLowering::makeOp(OpKind op, OpAttrs attrs, const std::vector<Value>& operands, SourceRange range) {
   for (const Value& v : operands)
     if (v.isError()) return Value::error(range);

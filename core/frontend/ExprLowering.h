@@ -45,6 +45,9 @@ public:
 
   /// Creates an op node at this site consuming `operands`; reports type errors at `range`.
   Value makeOp(OpKind op, OpAttrs attrs, const std::vector<Value>& operands, SourceRange range);
+  /// Creates a source node (no operands) of `type` over `domain` (a sub-list of the site's
+  /// dimensions, in declaration order); the value reads it at the same point.
+  Value makeSource(OpKind op, OpAttrs attrs, std::vector<std::string> domain, TensorType type, SourceRange range);
   /// A read of tensor `t` through explicit index items.
   Value lowerRead(const TensorSymbol& t, const std::vector<ast::IndexItem>& items, SourceRange range);
   /// The type `v` has when it adapts to `dtype` (numbers and index values are scalars).

@@ -17,7 +17,7 @@ FrontendResult compileSource(std::string source, const std::string& fileName, co
   ast::Program program = parseProgram(r.source, fileName, r.diags);
   IslContext isl;
   Scope scope;
-  LoweringContext cx{r.graph, scope, r.diags, isl, fileName, baseDir, {}, {}};
+  LoweringContext cx{r.graph, scope, r.diags, isl, fileName, baseDir, {}, {}, {}};
   try {
     lowerProgram(program, cx);
   } catch (const std::exception& e) {

@@ -107,6 +107,8 @@ std::optional<double> applyConstFunction(const std::string& name, double x) {
   if (name == "log") return std::log(x);
   if (name == "tanh") return std::tanh(x);
   if (name == "abs") return std::fabs(x);
+  if (name == "sin") return std::sin(x);
+  if (name == "cos") return std::cos(x);
   if (name == "sigmoid") return 1.0 / (1.0 + std::exp(-x));
   if (name == "relu") return x > 0 ? x : 0.0;
   return std::nullopt;

@@ -20,6 +20,7 @@ std::string_view tokenKindName(TokenKind k) {
     case TokenKind::KwInput: return "input";
     case TokenKind::KwParam: return "param";
     case TokenKind::KwOut: return "out";
+    case TokenKind::KwOptimize: return "optimize";
     case TokenKind::KwOver: return "over";
     case TokenKind::KwTrue: return "true";
     case TokenKind::KwFalse: return "false";
@@ -80,6 +81,7 @@ TokenKind keywordKind(std::string_view word) {
   static constexpr std::pair<std::string_view, TokenKind> kKeywords[] = {
       {"dim", TokenKind::KwDim},     {"set", TokenKind::KwSet},     {"const", TokenKind::KwConst},
       {"input", TokenKind::KwInput}, {"param", TokenKind::KwParam}, {"out", TokenKind::KwOut},
+      {"optimize", TokenKind::KwOptimize},
       {"over", TokenKind::KwOver},   {"true", TokenKind::KwTrue},   {"false", TokenKind::KwFalse},
   };
   for (const auto& [spelling, kind] : kKeywords)

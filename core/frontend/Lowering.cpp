@@ -3,6 +3,7 @@
 #include "frontend/DomainChecks.h"
 #include "frontend/ExprLowering.h"
 #include "frontend/IndexLowering.h"
+#include "frontend/OptimizeLowering.h"
 #include "ops/TypeInference.h"
 
 #include <algorithm>
@@ -15,11 +16,16 @@ namespace {
 
 class StatementLowering {
 public:
-  explicit StatementLowering(LoweringContext& cx) : cx_(cx) {}
+  explicit StatementLowering(LoweringContext& cx) : cx_(cx), optimize_(cx) {}
 
   void run(const ast::Program& program) {
     for (const ast::Stmt& s : program.stmts) std::visit([&](const auto& n) { lower(s, n); }, s.node);
     // Statements with syntax errors were dropped: whole-program checks would only repeat them.
+    if (cx_.diags.hasErrors()) return;
+    checkDomains(cx_);
+    if (cx_.diags.hasErrors() || !optimize_.given()) return;
+    // optimize rewrites the checked program into one training loop; check its recurrences again.
+    optimize_.apply();
     if (!cx_.diags.hasErrors()) checkDomains(cx_);
   }
 
@@ -131,7 +137,8 @@ private:
   }
 
   /// The source op and attributes of an initialiser call; nullopt after reporting.
-  std::optional<std::pair<OpKind, OpAttrs>> lowerInitialiser(const ast::Expr& init) {
+  std::optional<std::pair<OpKind, OpAttrs>> lowerInitialiser(const ast::Expr& init,
+                                                              const std::vector<std::string>& domain) {
     const ast::Call* call = init.as<ast::Call>();
     if (!call) {
       cx_.error(init.range, "expected an initialiser: load(\"file.npy\"), zeros(), ones(), normal(...), uniform(...) or hash(...)");
@@ -183,9 +190,26 @@ private:
     }
     if (f == "hash") {
       if (!onlyKeywords(*call, {"key", "scale"}, 0)) return std::nullopt;
-      auto key = seedArg("key");
       auto scale = numberArg(*call, "scale", 1.0);
-      if (!key || !scale) return std::nullopt;
+      if (!scale) return std::nullopt;
+      const ast::Expr* keyExpr = nullptr;
+      for (const ast::KeywordArg& k : call->kwargs)
+        if (k.name.name == "key") keyExpr = k.value.get();
+      if (keyExpr && !foldConstant(cx_, *keyExpr, false)) {
+        // A key that varies over the domain (`key=2000 + i`): the flat index then
+        // counts the other dimensions only (runtime/init/SourceArray).
+        auto key = lowerIndexExpr(cx_, *keyExpr, domain, "hash key");
+        if (!key) return std::nullopt;
+        if (key->dependsOnKind(SymbolKind::Bound)) {
+          cx_.error(keyExpr->range, "a hash key may use the source's dimensions and integer constants, not bounds");
+          return std::nullopt;
+        }
+        a.index = *key;
+        a.b = *scale;
+        return std::make_pair(OpKind::HashInit, a);
+      }
+      auto key = seedArg("key");
+      if (!key) return std::nullopt;
       a.seed = *key; a.b = *scale;
       return std::make_pair(OpKind::HashInit, a);
     }
@@ -207,7 +231,7 @@ private:
     auto kind = s.kind == ast::SourceKind::Input ? TensorSymbol::Kind::Input : TensorSymbol::Kind::Param;
     auto domain = lowerDomain(s.domain);
     auto type = lowerType(s.type, {});
-    auto init = lowerInitialiser(*s.init);
+    auto init = lowerInitialiser(*s.init, domain ? *domain : std::vector<std::string>{});
     if (!domain || !type || !init) {
       cx_.scope.addTensor(poisoned(s.name, kind, stmt.range));
       return;
@@ -419,6 +443,8 @@ private:
       cx_.scope.addTensor(poisoned(l.name, TensorSymbol::Kind::Let, stmt.range));
   }
 
+  void lower(const ast::Stmt& stmt, const ast::Optimize& o) { optimize_.lower(stmt, o); }
+
   void lower(const ast::Stmt& stmt, const ast::Out& o) {
     const TensorSymbol* t = nullptr;
     if (o.value) {
@@ -452,6 +478,7 @@ private:
   }
 
   LoweringContext& cx_;
+  OptimizeLowering optimize_;
 };
 
 }  // namespace

@@ -10,12 +10,14 @@
 // checks use to decide whether an index can leave the producer's domain.
 #pragma once
 
+#include "autodiff/Autodiff.h"
 #include "diag/Diagnostics.h"
 #include "frontend/Scope.h"
 #include "graph/Graph.h"
 #include "symbolic/PointSet.h"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -39,6 +41,9 @@ struct LoweringContext {
   std::map<NodeId, Condition> nodeRegion;
   /// The nodes made by detach(x): grad() passes no gradient through them.
   std::set<NodeId> detached;
+  /// One backward graph per loss (and set of detached nodes), shared by every
+  /// grad() of that loss.
+  std::vector<std::unique_ptr<BackwardGraph>> backwardGraphs;
 
   void error(SourceRange range, std::string message) { diags.error(file, range, std::move(message)); }
   void warning(SourceRange range, std::string message) { diags.warning(file, range, std::move(message)); }

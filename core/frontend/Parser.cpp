@@ -213,6 +213,7 @@ private:
       case TokenKind::KwInput:
       case TokenKind::KwParam: node = parseSource(); break;
       case TokenKind::KwOut: node = parseOut(); break;
+      case TokenKind::KwOptimize: node = parseOptimize(); break;
       case TokenKind::Ident: node = parseNamedStatement(); break;
       default:
         if (isClosingBracket(first.kind))
@@ -309,6 +310,32 @@ private:
       if (!out.value) return std::nullopt;
     }
     return out;
+  }
+
+  /// `optimize LOSS over DIM with OPTIMISER(...)`.
+  std::optional<StmtNode> parseOptimize() {
+    take();  // optimize
+    Optimize opt;
+    auto loss = expectIdent("the name of the loss after 'optimize'");
+    if (!loss) return std::nullopt;
+    opt.loss = std::move(*loss);
+    if (!expect(TokenKind::KwOver, "'over' and the iteration dimension after '" + opt.loss.name + "'"))
+      return std::nullopt;
+    auto dim = expectIdent("the iteration dimension after 'over'");
+    if (!dim) return std::nullopt;
+    opt.dim = std::move(*dim);
+    if (!(at(TokenKind::Ident) && cur().text == "with")) {
+      failExpected("'with' and an optimiser such as adam(lr=1e-3)");
+      return std::nullopt;
+    }
+    take();  // with
+    opt.optimizer = parseExpr();
+    if (!opt.optimizer) return std::nullopt;
+    if (!opt.optimizer->is<Call>()) {
+      failAt(opt.optimizer->range, "expected an optimiser call: sgd(lr=...), adam(...) or adamw(...)");
+      return std::nullopt;
+    }
+    return opt;
   }
 
   /// A statement starting with a name: `h : type` (a tensor declaration),

@@ -26,7 +26,7 @@ enum class TokenKind {
   Float,
   String,
   // Keywords.
-  KwDim, KwSet, KwConst, KwInput, KwParam, KwOut, KwOver, KwTrue, KwFalse,
+  KwDim, KwSet, KwConst, KwInput, KwParam, KwOut, KwOptimize, KwOver, KwTrue, KwFalse,
   // Brackets and separators.
   LParen, RParen, LBracket, RBracket, Comma, Colon, Assign,
   // Operators.
@@ -43,7 +43,7 @@ struct Token {
   std::string stringValue;  ///< for String: the contents with escapes decoded
 
   bool is(TokenKind k) const { return kind == k; }
-  /// True for the keywords dim, set, const, input, param, out, over.
+  /// True for the keywords dim, set, const, input, param, out, optimize, over.
   bool isStatementKeyword() const { return kind >= TokenKind::KwDim && kind <= TokenKind::KwOver; }
 };
 

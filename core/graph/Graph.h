@@ -94,6 +94,18 @@ struct GraphOutput {
   SourceRange loc;
 };
 
+/// A param that `optimize` trains along `dim`: `node` is the param over
+/// (dim, its own dims) — its initialiser at dim == 0, else `update` one
+/// iteration earlier — and `update` is the param after the optimiser step at
+/// each iteration. Recorded by the front end; the ids refer to its graph
+/// (passes keep the nodes alive through outputs, not through this record).
+struct TrainedParam {
+  std::string name;
+  NodeId node = -1;
+  NodeId update = -1;
+  std::string dim;
+};
+
 class Graph {
 public:
   std::string file;                          ///< the program file ("" if none)
@@ -111,6 +123,7 @@ public:
   /// dimension the guard names runs on the whole range of `d`.
   std::map<std::string, Condition> dimGuards;
   std::vector<GraphOutput> outputs;
+  std::vector<TrainedParam> trainedParams;  ///< set by `optimize` (empty otherwise)
 
   NodeId addNode(Node node);  ///< assigns and returns a fresh id
   EdgeId addEdge(Edge edge);  ///< assigns and returns a fresh id

@@ -6,15 +6,15 @@
 
 namespace tempo {
 
-std::vector<std::vector<NodeId>> stronglyConnectedComponents(const Graph& g) {
-  std::map<NodeId, std::vector<NodeId>> succ;
-  for (const auto& [id, e] : g.edges()) succ[e.producer].push_back(e.consumer);
+namespace {
+
+std::vector<std::vector<NodeId>> tarjan(const std::vector<NodeId>& nodes, std::map<NodeId, std::vector<NodeId>>& succ) {
   std::map<NodeId, int> index, low;
   std::set<NodeId> onStack;
   std::vector<NodeId> stack;
   std::vector<std::vector<NodeId>> out;
   int counter = 0;
-  for (const auto& [root, node] : g.nodes()) {
+  for (NodeId root : nodes) {
     if (index.count(root)) continue;
     std::vector<std::pair<NodeId, size_t>> frames{{root, 0}};  // (node, next successor)
     index[root] = low[root] = counter++;
@@ -55,6 +55,23 @@ std::vector<std::vector<NodeId>> stronglyConnectedComponents(const Graph& g) {
   // Tarjan emits consumers before producers; dependence order is the reverse.
   std::reverse(out.begin(), out.end());
   return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<NodeId>> stronglyConnectedComponents(const Graph& g) {
+  std::map<NodeId, std::vector<NodeId>> succ;
+  for (const auto& [id, e] : g.edges()) succ[e.producer].push_back(e.consumer);
+  std::vector<NodeId> nodes;
+  for (const auto& [id, n] : g.nodes()) nodes.push_back(id);
+  return tarjan(nodes, succ);
+}
+
+std::vector<std::vector<NodeId>> stronglyConnectedComponents(const Graph& g, const std::vector<NodeId>& nodes,
+                                                             const std::vector<EdgeId>& edges) {
+  std::map<NodeId, std::vector<NodeId>> succ;
+  for (EdgeId id : edges) succ[g.edge(id).producer].push_back(g.edge(id).consumer);
+  return tarjan(nodes, succ);
 }
 
 bool isCyclic(const Graph& g, const std::vector<NodeId>& component) {

@@ -17,6 +17,9 @@ namespace tempo {
 /// deep graphs cannot overflow the stack). Nodes within a component are
 /// sorted by id.
 std::vector<std::vector<NodeId>> stronglyConnectedComponents(const Graph& g);
+/// The same for the subgraph of `nodes` (ascending ids) and `edges` (between them).
+std::vector<std::vector<NodeId>> stronglyConnectedComponents(const Graph& g, const std::vector<NodeId>& nodes,
+                                                             const std::vector<EdgeId>& edges);
 
 /// True when the component is a cycle: several nodes, or one node reading itself.
 bool isCyclic(const Graph& g, const std::vector<NodeId>& component);

@@ -1,6 +1,7 @@
 #include "layout/DotBuilder.h"
 
 #include "graph/GraphExport.h"
+#include "ops/FusedProgram.h"
 
 #include <graphviz/gvc.h>
 
@@ -53,6 +54,7 @@ public:
     setDefaults();
     addOpsAndGroups();
     for (const auto& [id, e] : g_.edges()) addEdge(e);
+    addStepEdges();
     if (o_.outputs) addOutputs();
     return std::move(out_);
   }
@@ -94,8 +96,17 @@ private:
       Agraph_t* parent = root_;
       if (gid) {
         auto [it, fresh] = clusterOf.try_emplace(*gid, nullptr);
-        if (fresh) it->second = addCluster(*gid);
+        if (fresh) {
+          LayoutCluster c;
+          c.group = *gid;
+          c.label = o_.groups.label(*gid);
+          it->second = addCluster(root_, std::move(c));
+        }
         parent = it->second;
+      }
+      if (n.op == OpKind::Fused && !n.attrs.program.empty() && o_.expandedFused.count(id)) {
+        addFusedSteps(n, parent);
+        continue;
       }
       NodeStyle st = nodeStyleOf(n.op);
       LayoutNode ln;
@@ -123,12 +134,10 @@ private:
     setAttr(out_.nodes.back(), "style", "filled,rounded,bold");
   }
 
-  Agraph_t* addCluster(int gid) {
+  /// A frame: `c` (label and group or fused node) inside `parent`.
+  Agraph_t* addCluster(Agraph_t* parent, LayoutCluster c) {
     std::string name = "cluster_" + std::to_string(out_.clusters.size());
-    Agraph_t* sub = agsubg(root_, const_cast<char*>(name.c_str()), 1);
-    LayoutCluster c;
-    c.group = gid;
-    c.label = o_.groups.label(gid);
+    Agraph_t* sub = agsubg(parent, const_cast<char*>(name.c_str()), 1);
     setAttr(sub, "label", dotLabel({c.label}));
     setAttr(sub, "style", "dashed,rounded");
     setAttr(sub, "color", "#64748b");
@@ -136,6 +145,62 @@ private:
     out_.layout.clusters.push_back(std::move(c));
     out_.clusters.push_back(sub);
     return sub;
+  }
+
+  /// An expanded fused node: a frame with one box per program step; its
+  /// readers read the last step.
+  void addFusedSteps(const Node& n, Agraph_t* parent) {
+    const std::vector<FusedStep>& program = n.attrs.program;
+    LayoutCluster c;
+    c.fused = n.id;
+    c.label = "fused %" + std::to_string(n.id) + (n.name.empty() ? "" : " " + n.name) + " \u2014 " +
+              std::to_string(program.size()) + " steps";
+    Agraph_t* frame = addCluster(parent, std::move(c));
+    std::vector<int>& boxes = stepBoxes_[n.id];
+    for (size_t k = 0; k < program.size(); ++k) {
+      const bool last = k + 1 == program.size();
+      NodeStyle st = nodeStyleOf(program[k].op);
+      LayoutNode ln;
+      ln.kind = LayoutNodeKind::FusedStep;
+      ln.id = n.id;
+      ln.members = {n.id};
+      ln.step = static_cast<int>(k);
+      std::string lhs = last && !n.name.empty() ? n.name : "s" + std::to_string(k);
+      ln.label = {lhs + " = " + fusedStepExpression(program, k)};
+      if (last) ln.label.push_back(nodeLabelLines(n).back());  // the node's type and domain
+      ln.shape = st.shape;
+      ln.fill = st.fill;
+      boxes.push_back(addBox(frame, "n" + std::to_string(n.id) + "s" + std::to_string(k), std::move(ln)));
+    }
+    boxOfNode_[n.id] = boxes.back();
+  }
+
+  /// The steps of an expanded fused node that read operand `kind` number `index`.
+  static std::vector<size_t> readersOf(const std::vector<FusedStep>& program, FusedOperand::Kind kind, int index) {
+    std::vector<size_t> out;
+    for (size_t k = 0; k < program.size(); ++k)
+      for (const FusedOperand& o : program[k].operands)
+        if (o.kind == kind && o.index == index) {
+          out.push_back(k);
+          break;
+        }
+    return out;
+  }
+
+  /// Edges between the steps of every expanded fused node (no SDG edge).
+  void addStepEdges() {
+    for (const auto& [fused, boxes] : stepBoxes_) {
+      const std::vector<FusedStep>& program = g_.node(fused).attrs.program;
+      for (size_t j = 0; j < program.size(); ++j)
+        for (size_t k : readersOf(program, FusedOperand::Kind::Step, static_cast<int>(j))) {
+          LayoutEdge le;
+          le.from = boxes[j];
+          le.to = boxes[k];
+          out_.edges.push_back(connect(le.from, le.to, "f" + std::to_string(fused) + "_" + std::to_string(j) + "_" +
+                                                            std::to_string(k)));
+          out_.layout.edges.push_back(std::move(le));
+        }
+    }
   }
 
   int addBox(Agraph_t* parent, const std::string& name, LayoutNode ln) {
@@ -152,14 +217,28 @@ private:
     if (!boxOfNode_.count(e.producer) || !boxOfNode_.count(e.consumer)) return;  // a dangling edge
     int from = boxOfNode_.at(e.producer), to = boxOfNode_.at(e.consumer);
     if (from == to && out_.layout.nodes[from].kind == LayoutNodeKind::Group) return;
+    if (auto steps = stepBoxes_.find(e.consumer); steps != stepBoxes_.end()) {  // into the steps reading it
+      const std::vector<FusedStep>& program = g_.node(e.consumer).attrs.program;
+      std::vector<size_t> readers = readersOf(program, FusedOperand::Kind::Input, e.inputIndex);
+      if (readers.empty()) readers.push_back(program.size() - 1);
+      for (size_t k : readers) addEdgeBox(e, from, steps->second[k], "in" + std::to_string(e.inputIndex), k);
+      return;
+    }
+    addEdgeBox(e, from, to, "", 0);
+  }
+
+  /// One drawn edge for SDG edge `e` from box `from` to box `to`; `tag`
+  /// (a fused input's name) heads its label; `part` tells apart several drawings of one edge.
+  void addEdgeBox(const Edge& e, int from, int to, const std::string& tag, size_t part) {
     LayoutEdge le;
     le.id = e.id;
     le.from = from;
     le.to = to;
     le.label = edgeLabelLines(e, o_.identityReadLabels || !e.isIdentityRead(g_.node(e.producer).domain));
+    if (!tag.empty()) le.label.insert(le.label.begin(), tag);
     le.temporal = isTemporalEdge(g_, e);
     le.conditional = !e.condition.isAlways();
-    Agedge_t* ae = connect(from, to, "e" + std::to_string(e.id));
+    Agedge_t* ae = connect(from, to, "e" + std::to_string(e.id) + (part ? "_" + std::to_string(part) : ""));
     if (!le.label.empty()) setAttr(ae, "label", dotLabel(le.label));
     if (le.temporal) setAttr(ae, "style", "dashed");
     if (le.conditional) {
@@ -201,6 +280,7 @@ private:
   std::map<int, int> groupSizes_;
   std::map<int, int> boxOfGroup_;
   std::map<NodeId, int> boxOfNode_;
+  std::map<NodeId, std::vector<int>> stepBoxes_;  ///< expanded fused node -> its step boxes, in program order
 };
 
 }  // namespace

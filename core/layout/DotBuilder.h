@@ -1,8 +1,10 @@
 // DotBuilder: an SDG as a Graphviz graph, ready for `dot`.
 //
 // Creates one Graphviz node per drawn box (an op, a collapsed group, an
-// output sink), one Graphviz edge per drawn SDG edge (edges inside a
-// collapsed group vanish) and a cluster subgraph per expanded group, with
+// output sink, a step of an expanded fused node), one Graphviz edge per drawn
+// SDG edge (edges inside a collapsed group vanish; an input of an expanded
+// fused node enters each step reading it) plus one per step-to-step read, and
+// a cluster subgraph per expanded group and per expanded fused node, with
 // the attributes of GraphStyle.h so a Graphviz render (SVG/PNG) and the
 // studio's view look alike. The result pairs every Graphviz object with the
 // GraphLayout element it becomes, whose geometry GraphLayout.cpp fills in

@@ -5,6 +5,8 @@
 
 #include <graphviz/gvc.h>
 
+#include <algorithm>
+
 namespace tempo {
 
 namespace {
@@ -54,13 +56,15 @@ void readGeometry(DotGraph& dg, Agraph_t* root) {
 }  // namespace
 
 int GraphLayout::indexOfNode(NodeId id) const {
+  int found = -1;
   for (size_t i = 0; i < nodes.size(); ++i) {
     const LayoutNode& n = nodes[i];
     if (n.kind == LayoutNodeKind::Output) continue;
-    for (NodeId m : n.members)
-      if (m == id) return static_cast<int>(i);
+    if (std::find(n.members.begin(), n.members.end(), id) == n.members.end()) continue;
+    if (n.kind != LayoutNodeKind::FusedStep) return static_cast<int>(i);
+    if (found < 0 || nodes[found].step < n.step) found = static_cast<int>(i);  // the result: the last step
   }
-  return -1;
+  return found;
 }
 
 GraphLayout layoutGraph(const Graph& g, const LayoutOptions& options) {

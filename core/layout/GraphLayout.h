@@ -7,8 +7,10 @@
 // temporal or conditional; clusters for expanded groups; the bounding box.
 // Coordinates are points with y pointing down and (0, 0) at the top-left of
 // the bounding box. Options collapse groups of nodes into one box each
-// (NodeGroups, e.g. groupBySourceLine) and add program outputs as
-// sink nodes. renderGraph draws the same picture as SVG or PNG through
+// (NodeGroups, e.g. groupBySourceLine or fusionGroups), expand fused nodes
+// into their program's steps (a frame around one box per step, the way
+// Model Explorer opens a fusion op to show its fused computation) and add
+// program outputs as sink nodes. renderGraph draws the same picture as SVG or PNG through
 // libgvc's render plugins. Graphviz is not thread-safe, so every call here
 // holds one process-wide lock. Failures throw GraphLayoutError.
 #pragma once
@@ -42,18 +44,24 @@ struct LayoutOptions {
   /// which case its members are drawn inside a frame titled with its label.
   NodeGroups groups;
   std::set<int> expandedGroups;
+  /// Fused nodes (op `fused`) drawn as their program: one box per step
+  /// (`s1 = sqrt(s0)`, shaped by the step's op) inside a frame titled with
+  /// the node; its inputs' edges enter the steps that read them (labelled
+  /// `in0`, ...) and its readers read the last step. Others stay one box.
+  std::set<NodeId> expandedFused;
   bool outputs = true;  ///< draw each program output as a sink node
   /// Label reads of the producer's own point (`[l, t]`) too; by default
   /// only reads worth a look (shifts, slices, constants) carry an index.
   bool identityReadLabels = false;
 };
 
-enum class LayoutNodeKind { Op, Group, Output };
+enum class LayoutNodeKind { Op, Group, Output, FusedStep };
 
 struct LayoutNode {
   LayoutNodeKind kind = LayoutNodeKind::Op;
-  int id = -1;                   ///< NodeId (Op), group id (Group), index into Graph::outputs (Output)
-  std::vector<NodeId> members;   ///< the SDG nodes it stands for (Output: the output's node)
+  int id = -1;                   ///< NodeId (Op, FusedStep: the fused node), group id (Group), index into Graph::outputs (Output)
+  std::vector<NodeId> members;   ///< the SDG nodes it stands for (Output: the output's node; FusedStep: the fused node)
+  int step = -1;                 ///< FusedStep: the index of its step in the fused node's program
   std::vector<std::string> label;
   LayoutPoint center;
   double width = 0, height = 0;
@@ -74,9 +82,10 @@ struct LayoutEdge {
   bool conditional = false;
 };
 
-/// The frame of an expanded group.
+/// The frame of an expanded group or of an expanded fused node.
 struct LayoutCluster {
-  int group = -1;
+  int group = -1;                ///< the group (-1 for a fused node's frame)
+  NodeId fused = -1;             ///< the fused node whose steps it frames (-1 for a group)
   std::string label;
   LayoutRect rect;
 };
@@ -88,7 +97,7 @@ struct GraphLayout {
   double width = 0, height = 0;  ///< the bounding box
 
   /// Index into `nodes` of the box drawing SDG node `id` (its group's box
-  /// when collapsed); -1 if none.
+  /// when collapsed, the last step of an expanded fused node); -1 if none.
   int indexOfNode(NodeId id) const;
 };
 

@@ -32,7 +32,9 @@ struct Printed {
 
 class ExpressionPrinter {
 public:
-  explicit ExpressionPrinter(const std::vector<FusedStep>& program) : program_(program) {}
+  /// With `namedSteps`, an operand that is an earlier step prints as `s<k>` instead of in full.
+  ExpressionPrinter(const std::vector<FusedStep>& program, bool namedSteps)
+      : program_(program), namedSteps_(namedSteps) {}
 
   Printed step(size_t k) const {
     const FusedStep& s = program_.at(k);
@@ -58,6 +60,7 @@ private:
       }
       case FusedOperand::Kind::Step:
         if (o.index < 0 || static_cast<size_t>(o.index) >= program_.size()) return {"?", kAtom};
+        if (namedSteps_) return {"s" + std::to_string(o.index), kAtom};
         return step(static_cast<size_t>(o.index));
     }
     return {"?", kAtom};
@@ -68,13 +71,19 @@ private:
   }
 
   const std::vector<FusedStep>& program_;
+  bool namedSteps_;
 };
 
 }  // namespace
 
 std::string fusedExpression(const std::vector<FusedStep>& program) {
   if (program.empty()) return "";
-  return ExpressionPrinter(program).step(program.size() - 1).text;
+  return ExpressionPrinter(program, false).step(program.size() - 1).text;
+}
+
+std::string fusedStepExpression(const std::vector<FusedStep>& program, size_t step) {
+  if (step >= program.size()) return "";
+  return ExpressionPrinter(program, true).step(step).text;
 }
 
 }  // namespace tempo

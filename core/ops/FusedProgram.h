@@ -20,5 +20,8 @@
 namespace tempo {
 
 std::string fusedExpression(const std::vector<FusedStep>& program);
+/// Step `step` alone, earlier steps named `s0`, `s1`, ... (`sqrt(s1)`, `in0 - in1`,
+/// `s2 + 1e-05`): how a drawing of the program labels each step.
+std::string fusedStepExpression(const std::vector<FusedStep>& program, size_t step);
 
 }  // namespace tempo

@@ -30,6 +30,8 @@ constexpr std::array kOps = {
     OpInfo{OpKind::Sigmoid, "sigmoid", OpClass::Unary, 1},
     OpInfo{OpKind::Relu, "relu", OpClass::Unary, 1},
     OpInfo{OpKind::Abs, "abs", OpClass::Unary, 1},
+    OpInfo{OpKind::Sin, "sin", OpClass::Unary, 1},
+    OpInfo{OpKind::Cos, "cos", OpClass::Unary, 1},
     OpInfo{OpKind::Not, "not", OpClass::Unary, 1},
     OpInfo{OpKind::Add, "add", OpClass::Binary, 2},
     OpInfo{OpKind::Sub, "sub", OpClass::Binary, 2},
@@ -111,7 +113,8 @@ std::string attrsString(OpKind op, const OpAttrs& a) {
       return "seed=" + std::to_string(a.seed) + ", mean=" + numberString(a.a) + ", std=" + numberString(a.b);
     case OpKind::RandomUniform:
       return "seed=" + std::to_string(a.seed) + ", low=" + numberString(a.a) + ", high=" + numberString(a.b);
-    case OpKind::HashInit: return "key=" + std::to_string(a.seed) + ", scale=" + numberString(a.b);
+    case OpKind::HashInit:
+      return "key=" + (a.index ? a.index->str() : std::to_string(a.seed)) + ", scale=" + numberString(a.b);
     case OpKind::EvalIndex: return "index=" + (a.index ? a.index->str() : std::string("?"));
     case OpKind::ReduceSum:
     case OpKind::ReduceMax:

@@ -25,10 +25,10 @@ enum class OpKind {
   Load,           ///< array read from attrs.path (.npy); domain dims lead the array's shape
   RandomNormal,   ///< attrs.seed, attrs.mean (a), attrs.std (b)
   RandomUniform,  ///< attrs.seed, attrs.low (a), attrs.high (b)
-  HashInit,       ///< deterministic hash fill in [-scale, scale): attrs.seed (key), attrs.b (scale)
+  HashInit,       ///< deterministic hash fill in [-scale, scale): attrs.seed (key) or attrs.index (a key over dims), attrs.b (scale)
   EvalIndex,      ///< scalar: attrs.index evaluated at the domain point
   // Elementwise unary.
-  Neg, Exp, Log, Sqrt, Tanh, Sigmoid, Relu, Abs, Not,
+  Neg, Exp, Log, Sqrt, Tanh, Sigmoid, Relu, Abs, Sin, Cos, Not,
   // Elementwise binary (NumPy broadcasting).
   Add, Sub, Mul, Div, Pow, Maximum, Minimum,
   Lt, Le, Gt, Ge, Eq, Ne, And, Or,
@@ -76,7 +76,7 @@ struct OpAttrs {
   std::string displayPath;        ///< Load (as written in the program)
   uint64_t seed = 0;              ///< Random*
   double a = 0, b = 0;            ///< RandomNormal: mean, std; RandomUniform: low, high
-  std::optional<IndexExpr> index; ///< EvalIndex
+  std::optional<IndexExpr> index; ///< EvalIndex; HashInit: a key that varies with the domain
   std::vector<int64_t> axes;      ///< Reduce*
   bool keepDims = false;          ///< Reduce*
   std::vector<int64_t> perm;      ///< Permute

@@ -36,7 +36,7 @@ TypeResult elementwise(OpKind op, const std::vector<TensorType>& in) {
     return std::string(name) + ": arithmetic on bool values is not allowed (use cast)";
   }
   bool floatOnly = op == OpKind::Exp || op == OpKind::Log || op == OpKind::Sqrt || op == OpKind::Tanh ||
-                   op == OpKind::Sigmoid || op == OpKind::Pow;
+                   op == OpKind::Sigmoid || op == OpKind::Sin || op == OpKind::Cos || op == OpKind::Pow;
   if (floatOnly && !isFloat(dt))
     return std::string(name) + ": needs a floating-point operand, not " + std::string(dtypeName(dt));
   return TensorType{isComparison(op) ? DType::Bool : dt, shape};

@@ -2,6 +2,7 @@
 
 #include "init/Initializers.h"
 #include "npy/Npy.h"
+#include "tensor/DTypeDispatch.h"
 
 namespace tempo {
 
@@ -33,6 +34,47 @@ Tensor loadChecked(const Node& n, const std::vector<int64_t>& shape) {
   return whole;
 }
 
+/// hash(key=EXPR) whose key uses dimensions of the domain (`key=2000 + i`): the
+/// element at domain point p and element e gets the key EXPR(p) and, as its flat
+/// index, the row-major index of (the other coordinates of p, e) — so each value
+/// of the key's dimensions holds exactly the array a constant key would give
+/// over the remaining dimensions (the peers' det_tensor with key 2000 + i).
+Tensor keyedHash(const Node& n, const std::vector<int64_t>& shape) {
+  const IndexExpr& key = *n.attrs.index;
+  size_t rank = shape.size();
+  std::vector<bool> inKey(rank, false);
+  for (size_t d = 0; d < n.domain.size() && d < rank; ++d) inKey[d] = key.dependsOn(n.domain[d]);
+  std::vector<int64_t> restStride(rank, 0);
+  int64_t stride = 1;
+  for (size_t d = rank; d-- > 0;)
+    if (!inKey[d]) restStride[d] = stride, stride *= shape[d];
+  Tensor t(n.type.dtype, shape);
+  std::vector<int64_t> at(rank, 0);
+  SymbolEnv env;
+  visitDType(n.type.dtype, [&]<class T>() {
+    T* p = t.data<T>();
+    uint64_t k = 0;
+    bool keyChanged = true;
+    for (int64_t flat = 0; flat < t.numel(); ++flat) {
+      if (keyChanged) {
+        for (size_t d = 0; d < n.domain.size() && d < rank; ++d)
+          if (inKey[d]) env[n.domain[d]] = at[d];
+        k = static_cast<uint64_t>(key.evaluate(env));
+        keyChanged = false;
+      }
+      int64_t rest = 0;
+      for (size_t d = 0; d < rank; ++d) rest += at[d] * restStride[d];
+      p[flat] = fromDouble<T>(double(hashInitValue(uint64_t(rest), k, n.attrs.b)));
+      for (size_t d = rank; d-- > 0;) {  // the next row-major position
+        keyChanged = keyChanged || inKey[d];
+        if (++at[d] < shape[d]) break;
+        at[d] = 0;
+      }
+    }
+  });
+  return t;
+}
+
 }  // namespace
 
 Tensor buildSourceArray(const Node& n, const std::vector<int64_t>& shape) {
@@ -41,7 +83,7 @@ Tensor buildSourceArray(const Node& n, const std::vector<int64_t>& shape) {
     case OpKind::Load: return loadChecked(n, shape);
     case OpKind::RandomNormal: return normalInit(n.type.dtype, shape, a.seed, a.a, a.b);
     case OpKind::RandomUniform: return uniformInit(n.type.dtype, shape, a.seed, a.a, a.b);
-    case OpKind::HashInit: return hashInit(n.type.dtype, shape, a.seed, a.b);
+    case OpKind::HashInit: return a.index ? keyedHash(n, shape) : hashInit(n.type.dtype, shape, a.seed, a.b);
     default: throw SourceArrayError(std::string(opName(n.op)) + " is not a whole-array source op");
   }
 }

@@ -82,6 +82,8 @@ Tensor floatUnary(OpKind op, const Tensor& x) {
     case OpKind::Sigmoid: return viaDouble([](double v) { return 1.0 / (1.0 + std::exp(-v)); });
     case OpKind::Relu: return mapUnary<T>(x, [](T v) { return v < T(0) ? T(0) : v; });
     case OpKind::Abs: return mapUnary<T>(x, [](T v) { return T(std::fabs(v)); });
+    case OpKind::Sin: return viaDouble([](double v) { return std::sin(v); });
+    case OpKind::Cos: return viaDouble([](double v) { return std::cos(v); });
     default: throw unsupported(op, x.dtype());
   }
 }

@@ -2,7 +2,7 @@
 // teaching picture drawn headless. The SVG has one circle per statement
 // instance of every compiled node over a chosen dimension (counted here from
 // the compiled graph itself), PNG needs --output, and wrong dimensions or
-// flag combinations are usage errors.
+// flag combinations are usage errors. --block-size shades static tiles.
 #include "CliTestUtil.h"
 
 #include "executor/CompiledEngine.h"
@@ -74,6 +74,20 @@ TEST(CliIterationSpace, UsageErrors) {
   EXPECT_NE(unknown.err.find("'q'"), std::string::npos) << unknown.err;
   EXPECT_EQ(tempo({"schedule", rnn, "--iteration-space", "t,b,c", "--format", "svg"}).code, kExitUsage);
   EXPECT_EQ(tempo({"schedule", rnn, "--iteration-space", "t", "--set", "T=x", "--format", "svg"}).code, kExitUsage);
+}
+
+TEST(CliIterationSpace, BlockSizeShadesOneTilePerBlock) {
+  // gpt_decode's causal window 0:t+1 is cut into blocks along t: at T = 8, ceil(8 / BS) tiles.
+  for (auto [bs, tiles] : {std::pair{"2", 4u}, std::pair{"3", 3u}, std::pair{"4", 2u}}) {
+    CliResult r = tempo({"schedule", example("gpt_decode.tpo"), "--iteration-space", "t,l", "--set", "T=8",
+                         "--block-size", bs, "--format", "svg"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(countOf(r.out, "<rect class=\"tile\""), tiles) << "block size " << bs;
+    EXPECT_NE(r.out.find(std::string("blocks of BS = ") + bs), std::string::npos);
+  }
+  EXPECT_EQ(tempo({"schedule", example("gpt_decode.tpo"), "--iteration-space", "t,l", "--block-size", "0",
+                   "--format", "svg"}).code,
+            kExitUsage);
 }
 
 TEST(CliIterationSpace, TooLargeBoundsAreARuntimeErrorNotACrash) {

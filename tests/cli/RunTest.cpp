@@ -222,3 +222,47 @@ TEST(CliRun, UnwritableOutIsRuntimeFailure) {
 
 }  // namespace
 }  // namespace tempo::cli::test
+
+namespace tempo::cli::test {
+namespace {
+
+// small/train_sgd.tpo: W0 = [1, 2, 3] pulled towards c = [0.5, -1, 2] by SGD
+// with momentum 0.9 and lr 0.1 over I = 6 iterations; the saved W is the
+// update at i = 5 (torch.optim.SGD's formula), W over i its trajectory.
+TEST(CliRun, SaveParamsWritesTheParamsAfterTheLastUpdate) {
+  std::vector<double> W{1, 2, 3}, c{0.5, -1, 2}, buf(3);
+  std::vector<std::vector<double>> trajectory;
+  for (int i = 0; i < 6; ++i) {
+    trajectory.push_back(W);
+    for (size_t k = 0; k < 3; ++k) {
+      double g = 2 * (W[k] - c[k]);
+      buf[k] = i == 0 ? g : 0.9 * buf[k] + g;
+      W[k] -= 0.1 * buf[k];
+    }
+  }
+  for (const std::string engine : {"reference", "compiled"}) {
+    SCOPED_TRACE(engine);
+    TempDir dir("save_params");
+    CliResult r = tempo({"run", example("small/train_sgd.tpo"), "--engine", engine, "--out", dir.str("out"),
+                         "--save-params", dir.str("params")});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("wrote " + dir.str("params/W.npy")), std::string::npos) << r.out;
+    Tensor saved = readNpy(dir.str("params/W.npy"));
+    ASSERT_EQ(saved.shape(), (std::vector<int64_t>{3}));
+    for (int64_t k = 0; k < 3; ++k) EXPECT_NEAR(saved.at(k), W[static_cast<size_t>(k)], 1e-12) << k;
+    Tensor over = readNpy(dir.str("out/W.npy"));
+    ASSERT_EQ(over.shape(), (std::vector<int64_t>{6, 3}));
+    for (int64_t k = 0; k < 18; ++k) EXPECT_NEAR(over.at(k), trajectory[static_cast<size_t>(k / 3)][static_cast<size_t>(k % 3)], 1e-12);
+    EXPECT_FALSE(std::filesystem::exists(dir.str("out/W.final.npy"))) << "the final params go to --save-params only";
+  }
+}
+
+TEST(CliRun, SaveParamsNeedsAnOptimizeStatement) {
+  TempDir dir("save_params_none");
+  CliResult r = tempo({"run", example("small/counter.tpo"), "--save-params", dir.str()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("has no optimize statement"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace tempo::cli::test

@@ -26,6 +26,24 @@ std::vector<GradCase> primitiveCases() {
        "a = exp(x) + log(y) + sqrt(y) + tanh(x) + sigmoid(x) + relu(x) + abs(x) - x\n"
        "out loss = sum(a * a)\n",
        {"x", "y"}},
+      {"trigonometric",
+       "dim t < T\nset T = 3\n"
+       "param x : f64[4] over (t) = normal(seed=1)\n"
+       "param y : f64[4] = normal(seed=2)\n"
+       "a = sin(x) * cos(y) + cos(x * y) - sin(2.0 * y)\n"
+       "out loss = sum(a * a)\n",
+       {"x", "y"}},
+      // The sample is a constant of the logits (no gradient through it); the log-probability
+      // of the drawn class is differentiable. A perturbation of 1e-5 moves no draw across a
+      // class boundary here (the draws are the same at z +- h as at z).
+      {"sampled_log_probability",
+       "dim t < T\nset T = 6\n"
+       "param z : f64[2, 3] over (t) = normal(seed=1)\n"
+       "param w : f64[2] over (t) = normal(seed=2)\n"
+       "a = categorical(z, seed=5)\n"
+       "logp = sum(log_softmax(z) * cast(one_hot(a, 3), f64), dim=-1)\n"
+       "out loss = sum(logp * w)\n",
+       {"z", "w"}},
       {"binary_broadcast",
        "param a : f64[3, 4] = normal(seed=1)\n"
        "param b : f64[4] = uniform(seed=2, low=0.5, high=1.5)\n"
@@ -99,6 +117,21 @@ std::vector<GradCase> temporalCases() {
        {"x"}},
       {"future_range",
        kTime + x + "a = mean(x[t:T], dim=0)\nout loss = sum(sigmoid(a) * x)\n",
+       {"x"}},
+      {"growing_window_in_a_recurrence",  // a running sum from the first reader on
+       kTime + x + "y : f64[2] over (t)\ny[0] = tanh(x[0])\ny[t] = tanh(x[t] + mean(y[0:t], dim=0) * v)\n"
+                   "out loss = sum(y * y)\n",
+       {"x", "v"}},
+      {"future_window_in_a_recurrence",  // a running sum up to the last reader
+       kTime + x + "z : f64[2] over (t)\nz[T-1] = tanh(x[T-1])\nz[t] = tanh(x[t] * mean(z[t+1:T], dim=0) + v)\n"
+                   "out loss = sum(z * x)\n",
+       {"x", "v"}},
+      {"centred_window",
+       kTime + x + "a = sum(tanh(x[max(0, t-1):min(t+2, T)]), dim=0)\nout loss = sum(a * a * v)\n",
+       {"x", "v"}},
+      {"windows_along_two_dimensions",  // two free consumer dimensions: no running sum
+       kBatchTime + "param x : f64[2] over (b, t) = normal(seed=1)\n"
+                    "a = sum(sum(tanh(x[0:b+1, t:T]), dim=0), dim=0)\nout loss = sum(a * a)\n",
        {"x"}},
       {"broadcast_over_time",
        kTime + x + "a = tanh(x * v)\nout loss = sum(a)\n",

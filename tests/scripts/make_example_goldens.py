@@ -27,17 +27,17 @@ F32 = np.float32
 
 
 # ----------------------------------------------------------------------------- io
-def save_data(rel, arr):
+def save_data(rel, arr, dtype=F32):
     """Save an input/param array; rel is relative to resources/examples."""
     path = os.path.join(EX, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    np.save(path, np.ascontiguousarray(arr, dtype=F32))
+    np.save(path, np.ascontiguousarray(arr, dtype=dtype))
 
 
 def load_data(rel):
     """Read a data file back and widen it to float64 for the reference math."""
     a = np.load(os.path.join(EX, rel))
-    assert a.dtype == F32, (rel, a.dtype)
+    assert a.dtype in (F32, np.float64), (rel, a.dtype)
     return a.astype(np.float64)
 
 
@@ -187,6 +187,106 @@ def gpt(name, win, seed):
     save_out(name, "last", y[L - 1], (T, E))
 
 
+# ----------------------------------------------------------------------- training
+# The optimisers as torch.optim documents them (SGD without dampening, Adam
+# without amsgrad) and clip_grad_norm_; f64 programs with f64 data.
+class Adam:
+    def __init__(self, lr, b1=0.9, b2=0.999, eps=1e-8):
+        self.lr, self.b1, self.b2, self.eps, self.m, self.v, self.t = lr, b1, b2, eps, {}, {}, 0
+
+    def step(self, params, grads):
+        self.t += 1
+        for k in params:
+            g = grads[k]
+            self.m[k] = self.b1 * self.m.get(k, 0.0) + (1 - self.b1) * g
+            self.v[k] = self.b2 * self.v.get(k, 0.0) + (1 - self.b2) * g * g
+            m_hat = self.m[k] / (1 - self.b1 ** self.t)
+            v_hat = self.v[k] / (1 - self.b2 ** self.t)
+            params[k] = params[k] - self.lr * m_hat / (np.sqrt(v_hat) + self.eps)
+
+
+def clip(grads, max_norm):
+    norm = np.sqrt(sum(np.sum(g * g) for g in grads.values()))
+    coef = min(max_norm / (norm + 1e-6), 1.0)
+    return {k: g * coef for k, g in grads.items()}
+
+
+def rnn_train():
+    I, B, T, H = 30, 4, 8, 8
+    rng = np.random.default_rng(1007)
+    d = "data/rnn_train/"
+    save_data(d + "x.npy", rng.uniform(-1, 1, (B, T)), np.float64)
+    save_data(d + "Wx.npy", normal(rng, (H,), 0.5), np.float64)
+    save_data(d + "U.npy", normal(rng, (H, H), 0.3), np.float64)
+    save_data(d + "V.npy", normal(rng, (H,), 0.3), np.float64)
+    x = load_data(d + "x.npy")
+    p = {"Wx": load_data(d + "Wx.npy"), "U": load_data(d + "U.npy"), "bh": np.zeros(H),
+         "V": load_data(d + "V.npy"), "c": np.zeros(())}
+    target = np.zeros((B, T))
+    target[:, 1:] = x[:, :-1]
+    opt = Adam(0.05)
+    losses = []
+    for _ in range(I):
+        h = np.zeros((B, T, H))
+        for b in range(B):
+            for t in range(T):
+                pre = x[b, t] * p["Wx"] + p["bh"]
+                if t > 0:
+                    pre = pre + h[b, t - 1] @ p["U"]
+                h[b, t] = np.tanh(pre)
+        err = h @ p["V"] + p["c"] - target
+        losses.append(np.sum(err * err) / (B * T))
+        # Backpropagation through time.
+        g = {k: np.zeros_like(v) for k, v in p.items()}
+        for b in range(B):
+            dh_next = np.zeros(H)
+            for t in reversed(range(T)):
+                dpred = 2 * err[b, t] / (B * T)
+                g["V"] += dpred * h[b, t]
+                g["c"] += dpred
+                dh = dpred * p["V"] + dh_next
+                da = dh * (1 - h[b, t] ** 2)
+                g["Wx"] += da * x[b, t]
+                g["bh"] += da
+                if t > 0:
+                    g["U"] += np.outer(h[b, t - 1], da)
+                dh_next = p["U"] @ da
+        opt.step(p, g)
+    save_out("rnn_train", "loss", losses, (I,))
+    assert losses[-1] < losses[0] / 10, (losses[0], losses[-1])
+
+
+def train_small():
+    save_data("small/data/train_sgd/W0.npy", [1, 2, 3], np.float64)
+    save_data("small/data/train_sgd/c.npy", [0.5, -1, 2], np.float64)
+    W, c = load_data("small/data/train_sgd/W0.npy"), load_data("small/data/train_sgd/c.npy")
+    I, buf, losses, Ws = 6, None, [], []
+    for i in range(I):
+        losses.append(np.sum((W - c) ** 2))
+        Ws.append(W)
+        g = 2 * (W - c)
+        buf = g if i == 0 else 0.9 * buf + g
+        W = W - 0.1 * buf
+    save_out("small/train_sgd", "loss", losses, (I,))
+    save_out("small/train_sgd", "W", Ws, (I, 3))
+
+    rng = np.random.default_rng(1008)
+    I, B, IN = 8, 4, 3
+    save_data("small/data/train_adam/x.npy", rng.normal(0, 1, (B, IN)), np.float64)
+    save_data("small/data/train_adam/y.npy", rng.normal(0, 1, (B,)), np.float64)
+    x, y = load_data("small/data/train_adam/x.npy"), load_data("small/data/train_adam/y.npy")
+    p = {"W": np.zeros(IN), "bias": np.zeros(())}
+    opt, losses, Ws = Adam(0.1, 0.9, 0.99), [], []
+    for _ in range(I):
+        err = x @ p["W"] + p["bias"] - y
+        losses.append(np.mean(err * err))
+        Ws.append(p["W"])
+        grads = clip({"W": 2 * err @ x / B, "bias": np.sum(2 * err) / B}, 1.0)
+        opt.step(p, grads)
+    save_out("small/train_adam", "loss", losses, (I,))
+    save_out("small/train_adam", "W", Ws, (I, IN))
+
+
 # -------------------------------------------------------------------------- small
 # Hand-checkable programs in resources/examples/small/; data in small/data/NAME/.
 def small():
@@ -245,6 +345,8 @@ def main():
     gpt("gpt_decode", None, 1005)
     gpt("gpt_decode_window", 3, 1006)
     small()
+    rnn_train()
+    train_small()
     np.set_printoptions(precision=4, suppress=True, linewidth=120)
     for ex, name, shape, arr in SUMMARY:
         flat = arr.reshape(-1)

@@ -1,12 +1,14 @@
 // Pictures of the graph view under the offscreen platform, for looking at
-// (and for the README): gpt_decode fitted, zoomed on the editor's line,
-// grouped by line with one group expanded, with the bytes overlay, and the
-// RNN. Files go to $TEMPO_SCREENSHOT_DIR (default: a temp dir); the test
+// (and for the README): gpt_decode fitted (fusion groups framed), zoomed on
+// the editor's line, with the bytes overlay, with its fusion groups
+// collapsed, grouped by line, after the passes with its fused nodes opened
+// into their steps, and the RNN. Files go to $TEMPO_SCREENSHOT_DIR (default: a temp dir); the test
 // checks each picture has real content (many colours, not blank).
 #include "GraphViewTestUtil.h"
 
 #include "graph/GraphCanvas.h"
 #include "layout/PredictedBytes.h"
+#include "passes/PipelineRun.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -69,9 +71,29 @@ private Q_SLOTS:
     shoot(view, "graph_gpt_decode_bytes");
     view.findChild<QCheckBox*>("graphBytesOverlay")->setChecked(false);
 
-    view.findChild<QCheckBox*>("graphGroupByLine")->setChecked(true);
+    view.collapseAll();
+    QVERIFY(waitForLayout(view));
+    shoot(view, "graph_gpt_decode_fusion_collapsed");
+
+    view.setGroupMode(GroupMode::SourceLine);
     QVERIFY(waitForLayout(view));
     shoot(view, "graph_gpt_decode_grouped");
+  }
+
+  void gptDecodeFused() {
+    Graph g = runDefaultPipeline(compileExample("gpt_decode.tpo")).snapshots.back().graph;
+    GraphView view;
+    view.resize(1400, 900);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setGraph(g);
+    QVERIFY(waitForLayout(view));
+    shoot(view, "graph_gpt_decode_fused");
+    view.expandAll();
+    QVERIFY(waitForLayout(view));
+    view.canvas()->resetTransform();
+    view.canvas()->centerOn(view.graphScene()->itemForNode(nodeNamed(g, "n1")));
+    shoot(view, "graph_gpt_decode_fused_expanded");
   }
 
   void rnn() {

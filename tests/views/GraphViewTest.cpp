@@ -8,6 +8,7 @@
 #include "layout/PredictedBytes.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
@@ -167,8 +168,11 @@ private Q_SLOTS:
 
   void groupsCollapseAndExpand() {
     const size_t ungrouped = scene()->nodeItems().size();
-    view_->findChild<QCheckBox*>("graphGroupByLine")->setChecked(true);
+    auto* groups = view_->findChild<QComboBox*>("graphGroups");
+    QVERIFY(groups);
+    groups->setCurrentIndex(groups->findData(static_cast<int>(GroupMode::SourceLine)));
     QVERIFY(waitForLayout(*view_));
+    QCOMPARE(view_->groupMode(), GroupMode::SourceLine);
     QVERIFY(scene()->nodeItems().size() < ungrouped);
     NodeId n1 = nodeNamed(g_, "n1");
     GraphNodeItem* box = scene()->itemForNode(n1);

@@ -8,6 +8,7 @@
 #include "common/StudioInfo.h"
 #include "editor/CodeEditor.h"
 #include "editor/ProblemsPanel.h"
+#include "graph/GraphView.h"
 #include "run/RunPanel.h"
 
 #include <QApplication>

@@ -2,16 +2,20 @@
 // very text of printLoopProgram (compileProgram with the default pipeline,
 // like `tempo run --engine compiled`), with store/bytes notes on exec lines;
 // clicking an exec line emits that node's source range; a program with
-// errors keeps the last schedule. Pictures of the whole view for rnn and
+// errors keeps the last schedule; the block size box recompiles and the
+// iteration space shades ceil(T / BS) static tiles. Pictures of the whole view for rnn and
 // gpt_decode go to $TEMPO_SCREENSHOT_DIR when it is set.
 #include "executor/CompiledEngine.h"
+#include "iteration/BlockTilings.h"
 #include "pass/PassRegistry.h"
+#include "schedule/IterationCanvas.h"
 #include "schedule/IterationSpaceView.h"
 #include "schedule/LoopCodeEdit.h"
 #include "schedule/ScheduleView.h"
 
 #include <QDir>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QtTest/QtTest>
@@ -91,6 +95,41 @@ private Q_SLOTS:
     view.setProgram(std::make_shared<FrontendResult>(compileSource("dim t < T\nx = nope[t]\n", "bad.tpo", ".")));
     QVERIFY(!view.isCompiling());
     QCOMPARE(view.loopText(), before);
+  }
+
+  void blockSizeRecompilesAndTheIterationSpaceShadesItsTiles() {
+    ScheduleView view;
+    view.resize(1000, 1100);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setProgram(checkedExample("gpt_decode.tpo"));
+    QVERIFY(waitForSchedule(view));
+    IterationSpaceView* iteration = view.iterationView();
+    QVERIFY(!iteration->findChild<QSpinBox*>("iterationBound_DS"));  // derived from T: no box
+    QVERIFY(iteration->findChild<QSpinBox*>("iterationBound_T"));
+    for (int bs : {2, 3, 4}) {
+      auto before = view.compiled();
+      view.findChild<QSpinBox*>("scheduleBlockSize")->setValue(bs);
+      QVERIFY(QTest::qWaitFor([&] { return !view.isCompiling() && view.compiled() != before; }, 60000));
+      iteration->setBound("T", 8);
+      iteration->setBound("L", 2);
+      iteration->setDimensions("t", "l");
+      QVERIFY(iteration->space());
+      const size_t tiles = static_cast<size_t>((8 + bs - 1) / bs);  // blocks of bs positions of t
+      QCOMPARE(iteration->space()->tiles.size(), tiles);
+      QCOMPARE(static_cast<size_t>(iteration->canvas()->svg().count("<rect class=\"tile\"")), tiles);
+      QVERIFY(iteration->infoText().contains(QStringLiteral("%1 tiles of BS = %2").arg(tiles).arg(bs)));
+      std::vector<BlockTiling> tilings = blockTilings(view.compiled()->graph);  // recompiled with that block size
+      QCOMPARE(tilings.size(), size_t(1));
+      QCOMPARE(tilings[0].blockSize, int64_t(bs));
+      if (QString dir = qEnvironmentVariable("TEMPO_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        QDir().mkpath(dir);
+        QVERIFY(view.grab().save(QDir(dir).filePath(QStringLiteral("schedule_gpt_decode_bs%1.png").arg(bs))));
+      }
+    }
+    view.setBlockSize(0);  // auto: the cost model's block size
+    QVERIFY(QTest::qWaitFor([&] { return !view.isCompiling(); }, 60000));
+    QCOMPARE(view.blockSize(), 0);
   }
 
   void screenshots() {

@@ -5,20 +5,10 @@
 #include "common/StudioInfo.h"
 #include "editor/CodeEditor.h"
 #include "editor/ProblemsPanel.h"
-#include "run/RunPanel.h"
-
-#if __has_include("graph/GraphView.h")
 #include "graph/GraphView.h"
-#define TEMPO_STUDIO_HAS_GRAPH_VIEW 1
-#endif
-#if __has_include("passes/PassStepper.h")
 #include "passes/PassStepper.h"
-#define TEMPO_STUDIO_HAS_PASS_STEPPER 1
-#endif
-#if __has_include("schedule/ScheduleView.h")
+#include "run/RunPanel.h"
 #include "schedule/ScheduleView.h"
-#define TEMPO_STUDIO_HAS_SCHEDULE_VIEW 1
-#endif
 
 #include <QAction>
 #include <QApplication>
@@ -38,16 +28,6 @@
 namespace tempo::views {
 
 namespace {
-/// A centred, word-wrapped note standing in for a view that does not exist yet.
-QLabel* placeholder(const QString& text) {
-  auto* label = new QLabel(text);
-  label->setAlignment(Qt::AlignCenter);
-  label->setWordWrap(true);
-  label->setMargin(24);
-  label->setEnabled(false);  // drawn in the palette's disabled text colour
-  return label;
-}
-
 /// A dock holding `widget` in a frameless scroll area: a view with a large
 /// minimum size gets scroll bars instead of forcing the window wider than the screen.
 QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* widget, QWidget* parent) {
@@ -87,27 +67,13 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 void MainWindow::buildDocks() {
-#ifdef TEMPO_STUDIO_HAS_GRAPH_VIEW
   graphWidget_ = new GraphView;
-#else
-  graphWidget_ = placeholder(tr("The dependence graph view is being built.\nIt will show the program's SDG here."));
-#endif
   problemsDock_ = makeDock(tr("Problems"), QStringLiteral("ProblemsDock"), problems_, this);
   runDock_ = makeDock(tr("Run"), QStringLiteral("RunDock"), runPanel_, this);
   graphDock_ = makeDock(tr("Graph"), QStringLiteral("GraphDock"), graphWidget_, this);
-#ifdef TEMPO_STUDIO_HAS_PASS_STEPPER
   passesWidget_ = new PassStepper;
-#else
-  passesWidget_ = placeholder(tr("The pass stepper is not built yet.\nIt will list the compiler's passes and "
-                                 "show the graph before and after each one."));
-#endif
   passesDock_ = makeDock(tr("Passes"), QStringLiteral("PassesDock"), passesWidget_, this);
-#ifdef TEMPO_STUDIO_HAS_SCHEDULE_VIEW
   scheduleWidget_ = new ScheduleView;
-#else
-  scheduleWidget_ = placeholder(tr("The schedule view is not built yet.\nIt will show the loop program and "
-                                   "the iteration space."));
-#endif
   scheduleDock_ = makeDock(tr("Schedule"), QStringLiteral("ScheduleDock"), scheduleWidget_, this);
   addDockWidget(Qt::RightDockWidgetArea, graphDock_);
   tabifyDockWidget(graphDock_, passesDock_);
@@ -225,33 +191,19 @@ void MainWindow::connectViews() {
   auto selectSource = [this](int, int line, int col, int endLine, int endCol) {
     editor_->selectRange(line, col, endLine, endCol);
   };
-#ifdef TEMPO_STUDIO_HAS_GRAPH_VIEW
-  auto* graph = static_cast<GraphView*>(graphWidget_);
-  connect(graph, &GraphView::nodeActivated, this, selectSource);
-  connect(editor_, &CodeEditor::cursorLineChanged, graph, &GraphView::highlightSourceLine);
-#endif
-#ifdef TEMPO_STUDIO_HAS_PASS_STEPPER
-  connect(static_cast<PassStepper*>(passesWidget_), &PassStepper::nodeActivated, this, selectSource);
-#endif
-#ifdef TEMPO_STUDIO_HAS_SCHEDULE_VIEW
-  connect(static_cast<ScheduleView*>(scheduleWidget_), &ScheduleView::nodeActivated, this, selectSource);
-#endif
-  Q_UNUSED(selectSource);
+  connect(graphWidget_, &GraphView::nodeActivated, this, selectSource);
+  connect(editor_, &CodeEditor::cursorLineChanged, graphWidget_, &GraphView::highlightSourceLine);
+  connect(passesWidget_, &PassStepper::nodeActivated, this, selectSource);
+  connect(scheduleWidget_, &ScheduleView::nodeActivated, this, selectSource);
 }
 
 void MainWindow::onCompiled(const CheckedProgram& result) {
   editor_->setDiagnostics(result->diags.items());
   problems_->setDiagnostics(result->diags);
   runPanel_->setProgram(result);
-#ifdef TEMPO_STUDIO_HAS_GRAPH_VIEW
-  static_cast<GraphView*>(graphWidget_)->setGraph(result->graph);
-#endif
-#ifdef TEMPO_STUDIO_HAS_PASS_STEPPER
-  static_cast<PassStepper*>(passesWidget_)->setProgram(result);
-#endif
-#ifdef TEMPO_STUDIO_HAS_SCHEDULE_VIEW
-  static_cast<ScheduleView*>(scheduleWidget_)->setProgram(result);
-#endif
+  graphWidget_->setGraph(result->graph);
+  passesWidget_->setProgram(result);
+  scheduleWidget_->setProgram(result);
   size_t errors = result->diags.errorCount();
   size_t others = static_cast<size_t>(problems_->problemCount()) - errors;
   problemsDock_->setWindowTitle(problems_->problemCount() ? tr("Problems (%1)").arg(problems_->problemCount()) : tr("Problems"));
@@ -269,17 +221,8 @@ void MainWindow::updateTitle() {
 }
 
 bool MainWindow::isBusy() const {
-  bool busy = document_->isChecking() || runPanel_->isRunning();
-#ifdef TEMPO_STUDIO_HAS_GRAPH_VIEW
-  busy = busy || static_cast<GraphView*>(graphWidget_)->layoutPending();
-#endif
-#ifdef TEMPO_STUDIO_HAS_PASS_STEPPER
-  busy = busy || static_cast<PassStepper*>(passesWidget_)->isBusy();
-#endif
-#ifdef TEMPO_STUDIO_HAS_SCHEDULE_VIEW
-  busy = busy || static_cast<ScheduleView*>(scheduleWidget_)->isCompiling();
-#endif
-  return busy;
+  return document_->isChecking() || runPanel_->isRunning() || graphWidget_->layoutPending() ||
+         passesWidget_->isBusy() || scheduleWidget_->isCompiling();
 }
 
 bool MainWindow::openFile(const QString& path, bool quiet) {

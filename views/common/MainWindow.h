@@ -2,9 +2,7 @@
 //
 // The editor is the central widget; docks hold the problems list, the
 // dependence graph (GraphView), the pass stepper (PassStepper), the schedule
-// (ScheduleView) and the run panel. Views built alongside the studio are
-// compiled in when their header is present (a placeholder stands in before). One
-// ProgramDocument connects them: edits re-check the program in the
+// (ScheduleView) and the run panel. One ProgramDocument connects them: edits re-check the program in the
 // background, and each result updates squiggles, problems, graph and the
 // bounds of the run panel. Clicking a graph node selects its source range;
 // moving the cursor highlights the nodes that line made. The menus follow
@@ -26,8 +24,11 @@ class QMenu;
 namespace tempo::views {
 
 class CodeEditor;
+class GraphView;
+class PassStepper;
 class ProblemsPanel;
 class RunPanel;
+class ScheduleView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -44,12 +45,9 @@ public:
   CodeEditor* editor() const { return editor_; }
   ProblemsPanel* problems() const { return problems_; }
   RunPanel* runPanel() const { return runPanel_; }
-  /// The graph dock's widget (a GraphView, or a placeholder label).
-  QWidget* graphWidget() const { return graphWidget_; }
-  /// The passes dock's widget (a PassStepper, or a placeholder label).
-  QWidget* passesWidget() const { return passesWidget_; }
-  /// The schedule dock's widget (a ScheduleView, or a placeholder label).
-  QWidget* scheduleWidget() const { return scheduleWidget_; }
+  GraphView* graphWidget() const { return graphWidget_; }
+  PassStepper* passesWidget() const { return passesWidget_; }
+  ScheduleView* scheduleWidget() const { return scheduleWidget_; }
   const QString& examplesDir() const { return examplesDir_; }
 
   /// True while a check, a run or a graph layout is in progress.
@@ -84,9 +82,9 @@ private:
   CodeEditor* editor_ = nullptr;
   ProblemsPanel* problems_ = nullptr;
   RunPanel* runPanel_ = nullptr;
-  QWidget* graphWidget_ = nullptr;
-  QWidget* passesWidget_ = nullptr;
-  QWidget* scheduleWidget_ = nullptr;
+  GraphView* graphWidget_ = nullptr;
+  PassStepper* passesWidget_ = nullptr;
+  ScheduleView* scheduleWidget_ = nullptr;
   QDockWidget* problemsDock_ = nullptr;
   QDockWidget* graphDock_ = nullptr;
   QDockWidget* passesDock_ = nullptr;

@@ -5,8 +5,10 @@
 #include "graph/GraphCanvas.h"
 #include "graph/GraphPrinter.h"
 #include "graph/GraphScene.h"
+#include "ops/FusedProgram.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFutureWatcher>
 #include <QToolBar>
 #include <QLabel>
@@ -26,7 +28,8 @@ struct GraphView::LayoutResult {
 GraphView::GraphView(QWidget* parent) : QWidget(parent) {
   search_ = new QLineEdit(this);
   search_->setObjectName("graphSearch");
-  search_->setPlaceholderText(tr("Find node by name or op (Enter zooms to matches)"));
+  search_->setPlaceholderText(tr("Find node or op (Enter zooms)"));
+  search_->setToolTip(tr("Find nodes by name or op; Enter zooms to the matches and opens the closed boxes holding them"));
   search_->setClearButtonEnabled(true);
   matches_ = new QLabel(this);
   matches_->setMinimumWidth(matches_->fontMetrics().horizontalAdvance(tr("999 matches")) + 4);
@@ -38,9 +41,14 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
     connect(b, &QToolButton::clicked, this, slot);
     return b;
   };
-  groupByLine_ = new QCheckBox(tr("Group by line"), this);
-  groupByLine_->setObjectName("graphGroupByLine");
-  groupByLine_->setToolTip(tr("Collapse the nodes each source line made into one box (double-click to expand)"));
+  groupMode_ = new QComboBox(this);
+  groupMode_->setObjectName("graphGroups");
+  groupMode_->addItem(tr("Fusion groups"), static_cast<int>(GroupMode::Fusion));
+  groupMode_->addItem(tr("Group by line"), static_cast<int>(GroupMode::SourceLine));
+  groupMode_->addItem(tr("No groups"), static_cast<int>(GroupMode::None));
+  groupMode_->setToolTip(tr("Fusion groups: frame the chains of elementwise ops the fusion pass merges into one "
+                            "fused node. Group by line: the nodes each source line made. Double-click a box to "
+                            "open it, a frame to close it; a fused node opens into its steps."));
   overlay_ = new QCheckBox(tr("Bytes overlay"), this);
   overlay_->setObjectName("graphBytesOverlay");
   overlay_->setEnabled(false);
@@ -57,7 +65,15 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
   bar->addWidget(button("\u2212", tr("Zoom out (Ctrl -)"), [this] { canvas_->zoomBy(0.8); }));
   bar->addWidget(button("+", tr("Zoom in (Ctrl +)"), [this] { canvas_->zoomBy(1.25); }));
   bar->addWidget(button(tr("Fit"), tr("Fit the graph (Ctrl 0)"), [this] { canvas_->fitAll(); }));
-  bar->addWidget(groupByLine_);
+  bar->addWidget(groupMode_);
+  QToolButton* collapse = button(tr("Collapse groups"), tr("Draw every group and every fused node as one box"),
+                                 [this] { collapseAll(); });
+  collapse->setObjectName("graphCollapseGroups");
+  bar->addWidget(collapse);
+  QToolButton* expand = button(tr("Expand all"), tr("Open every group into a frame and every fused node into its steps"),
+                               [this] { expandAll(); });
+  expand->setObjectName("graphExpandAll");
+  bar->addWidget(expand);
   bar->addWidget(overlay_);
   bar->addWidget(status_);
 
@@ -73,8 +89,8 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
 
   connect(search_, &QLineEdit::textChanged, this, [this] { applySearch(); });
   connect(search_, &QLineEdit::returnPressed, this, &GraphView::pickSearchMatches);
-  connect(groupByLine_, &QCheckBox::toggled, this, [this] {
-    expanded_.clear();
+  connect(groupMode_, &QComboBox::currentIndexChanged, this, [this] {
+    grouping_.setMode(static_cast<GroupMode>(groupMode_->currentData().toInt()));
     relayout(true);
   });
   connect(overlay_, &QCheckBox::toggled, this, [this] { applyOverlay(); });
@@ -87,20 +103,27 @@ GraphView::~GraphView() = default;
 void GraphView::setGraph(const tempo::Graph& g) {
   graph_ = g;
   picked_.clear();
+  pickedSteps_.clear();
   relayout(true);
 }
 
 void GraphView::setGroups(const tempo::NodeGroups& groups) {
-  callerGroups_ = groups;
-  expanded_.clear();
+  grouping_.setCallerGroups(groups);
   relayout(true);
 }
 
-LayoutOptions GraphView::currentOptions() const {
-  LayoutOptions o;
-  o.groups = groupByLine_->isChecked() ? groupBySourceLine(graph_) : callerGroups_;
-  o.expandedGroups = expanded_;
-  return o;
+void GraphView::setGroupMode(GroupMode mode) {
+  groupMode_->setCurrentIndex(groupMode_->findData(static_cast<int>(mode)));  // relayouts through the signal
+}
+
+void GraphView::collapseAll() {
+  grouping_.collapseAll();
+  relayout(false);
+}
+
+void GraphView::expandAll() {
+  grouping_.expandAll();
+  relayout(false);
 }
 
 void GraphView::relayout(bool fit) {
@@ -116,11 +139,12 @@ void GraphView::relayout(bool fit) {
     status_->setText(r.error);
     status_->setToolTip(r.error);
     if (r.error.isEmpty()) install(std::move(r.graph), std::move(r.layout), fit);
+    else pickAfterLayout_ = false;
     Q_EMIT layoutReady();
   });
-  watcher->setFuture(QtConcurrent::run([g = graph_, o = currentOptions()]() mutable -> LayoutResult {
+  watcher->setFuture(QtConcurrent::run([g = graph_, grouping = grouping_]() mutable -> LayoutResult {
     try {
-      GraphLayout layout = layoutGraph(g, o);
+      GraphLayout layout = layoutGraph(g, grouping.optionsFor(g));
       return {std::move(g), std::move(layout), {}};
     } catch (const std::exception& e) {
       return {{}, {}, QString::fromStdString(e.what())};
@@ -141,6 +165,10 @@ void GraphView::install(Graph graph, GraphLayout layout, bool fit) {
   applyState();
   if (fit) canvas_->showTop();
   else canvas_->centerOn(centre);
+  if (pickAfterLayout_) {
+    pickAfterLayout_ = false;
+    pickSearchMatches();
+  }
 }
 
 void GraphView::applyState() {
@@ -151,7 +179,9 @@ void GraphView::applyState() {
   if (!scene_) return;
   for (GraphNodeItem* item : scene_->nodeItems()) {
     bool picked = false;
-    for (NodeId m : item->node().members) picked = picked || picked_.count(m);
+    if (item->node().kind == LayoutNodeKind::FusedStep) picked = pickedSteps_.count({item->node().id, item->node().step});
+    else
+      for (NodeId m : item->node().members) picked = picked || picked_.count(m);
     item->setPicked(picked && item->node().kind != LayoutNodeKind::Output);
   }
   scene_->updateEdgeEmphasis();
@@ -232,13 +262,44 @@ void GraphView::applyHighlight(bool centre) {
   if (centre && !hits.empty()) canvas_->centerOn(GraphScene::unitedFrame(hits).center());
 }
 
-bool GraphView::matchesSearch(const LayoutNode& n) const {
+namespace {
+bool contains(const std::string& haystack, const QString& needle) {
+  return QString::fromStdString(haystack).contains(needle, Qt::CaseInsensitive);
+}
+}  // namespace
+
+bool GraphView::nodeMatches(const Node& node) const {
   const QString needle = search_->text().trimmed();
-  if (needle.isEmpty()) return true;
-  auto has = [&](const std::string& s) { return QString::fromStdString(s).contains(needle, Qt::CaseInsensitive); };
-  if (n.kind != LayoutNodeKind::Op) return !n.label.empty() && has(n.label[0]);
-  const Node& node = shown_.node(n.id);
-  return has(node.name) || has(std::string(opName(node.op)));
+  return contains(node.name, needle) || contains(std::string(opName(node.op)), needle);
+}
+
+bool GraphView::matchesOwn(const LayoutNode& n) const {
+  const QString needle = search_->text().trimmed();
+  switch (n.kind) {
+    case LayoutNodeKind::Op: return nodeMatches(shown_.node(n.id));
+    case LayoutNodeKind::FusedStep: {
+      const Node& fused = shown_.node(n.id);
+      const FusedStep& step = fused.attrs.program.at(static_cast<size_t>(n.step));
+      const bool result = n.step + 1 == static_cast<int>(fused.attrs.program.size());
+      return contains(std::string(opName(step.op)), needle) || (result && contains(fused.name, needle));
+    }
+    default: return !n.label.empty() && contains(n.label[0], needle);
+  }
+}
+
+bool GraphView::matchesInside(const LayoutNode& n) const {
+  const QString needle = search_->text().trimmed();
+  if (n.kind == LayoutNodeKind::Group)
+    return std::any_of(n.members.begin(), n.members.end(), [&](NodeId m) { return nodeMatches(shown_.node(m)); });
+  if (n.kind != LayoutNodeKind::Op || shown_.node(n.id).op != OpKind::Fused) return false;
+  const std::vector<FusedStep>& program = shown_.node(n.id).attrs.program;
+  return std::any_of(program.begin(), program.end(),
+                     [&](const FusedStep& s) { return contains(std::string(opName(s.op)), needle); });
+}
+
+bool GraphView::matchesSearch(const LayoutNode& n) const {
+  if (search_->text().trimmed().isEmpty()) return true;
+  return matchesOwn(n) || matchesInside(n);
 }
 
 void GraphView::applySearch() {
@@ -255,12 +316,26 @@ void GraphView::applySearch() {
 
 void GraphView::pickSearchMatches() {
   if (!scene_ || search_->text().trimmed().isEmpty()) return;
+  bool opened = false;  // matches inside closed boxes: open them, pick once laid out again
+  for (GraphNodeItem* item : scene_->nodeItems()) {
+    const LayoutNode& n = item->node();
+    if (!matchesInside(n)) continue;
+    if (n.kind == LayoutNodeKind::Group) grouping_.openGroup(n.id);
+    else grouping_.openFused(n.id);
+    opened = true;
+  }
+  if (opened && !pickAfterLayout_) {
+    pickAfterLayout_ = true;
+    relayout(false);
+    return;
+  }
   std::vector<GraphNodeItem*> hits;
   picked_.clear();
+  pickedSteps_.clear();
   for (GraphNodeItem* item : scene_->nodeItems())
     if (matchesSearch(item->node())) {
       hits.push_back(item);
-      picked_.insert(item->node().members.begin(), item->node().members.end());
+      pick(item->node());
     }
   applyState();
   if (!hits.empty()) canvas_->fitRect(GraphScene::unitedFrame(hits));
@@ -268,22 +343,32 @@ void GraphView::pickSearchMatches() {
 
 void GraphView::onItemClicked(QGraphicsItem* item) {
   picked_.clear();
+  pickedSteps_.clear();
   auto* node = item && item->type() == GraphNodeItem::Type ? static_cast<GraphNodeItem*>(item) : nullptr;
-  if (node && node->node().kind != LayoutNodeKind::Output)
-    picked_.insert(node->node().members.begin(), node->node().members.end());
+  if (node && node->node().kind != LayoutNodeKind::Output) pick(node->node());
   applyState();
   if (node) activate(node);
+}
+
+void GraphView::pick(const LayoutNode& n) {
+  if (n.kind == LayoutNodeKind::FusedStep) pickedSteps_.insert({n.id, n.step});
+  else picked_.insert(n.members.begin(), n.members.end());
 }
 
 void GraphView::onItemDoubleClicked(QGraphicsItem* item) {
   if (!item) return;
   if (item->type() == GraphClusterItem::Type) {
-    expanded_.erase(static_cast<GraphClusterItem*>(item)->group());
+    const LayoutCluster& c = static_cast<GraphClusterItem*>(item)->cluster();
+    if (c.fused >= 0) grouping_.toggleFused(c.fused);
+    else grouping_.toggleGroup(c.group);
     relayout(false);
   } else if (item->type() == GraphNodeItem::Type) {
     const LayoutNode& n = static_cast<GraphNodeItem*>(item)->node();
     if (n.kind == LayoutNodeKind::Group) {
-      expanded_.insert(n.id);
+      grouping_.toggleGroup(n.id);
+      relayout(false);
+    } else if (n.kind == LayoutNodeKind::Op && shown_.node(n.id).op == OpKind::Fused) {
+      grouping_.toggleFused(n.id);
       relayout(false);
     }
   }
@@ -321,6 +406,11 @@ QString GraphView::toolTipFor(const LayoutNode& n) const {
   QStringList lines;
   if (n.kind == LayoutNodeKind::Output) return tr("output %1").arg(QString::fromStdString(n.label[0]).mid(4));
   if (n.kind == LayoutNodeKind::Group) lines << QString::fromStdString(n.label[0]);
+  if (n.kind == LayoutNodeKind::FusedStep)
+    lines << tr("step s%1 of fused node %%2: %3")
+                 .arg(n.step)
+                 .arg(n.id)
+                 .arg(QString::fromStdString(fusedStepExpression(shown_.node(n.id).attrs.program, static_cast<size_t>(n.step))));
   double bytes = 0;
   for (NodeId m : n.members) {
     lines << QString::fromStdString(printNode(shown_, shown_.node(m)));
@@ -328,6 +418,7 @@ QString GraphView::toolTipFor(const LayoutNode& n) const {
   }
   if (bytes > 0) lines << tr("predicted: %1").arg(formatBytes(bytes));
   if (n.kind == LayoutNodeKind::Group) lines << tr("(double-click to expand)");
+  if (n.kind == LayoutNodeKind::Op && shown_.node(n.id).op == OpKind::Fused) lines << tr("(double-click to show its steps)");
   return lines.join('\n');
 }
 

@@ -6,9 +6,11 @@
 // with op, name, spatial type and domain; edges labelled with their index
 // atoms and conditions, temporal reads dashed, conditional ones coloured.
 // A search box dims what does not match and, on Enter, zooms to and picks
-// the matches. "Group by line" (or caller groups, e.g. fused groups)
-// collapses each group into one box; double-click a box to expand it and its
-// frame to collapse it. The bytes overlay colours boxes by predicted bytes
+// the matches; a match inside a collapsed group or fused node opens it.
+// Groups (GraphGrouping): the chains fusion fuses (framed by default), source
+// lines, or none; fused nodes open into their program's steps. "Collapse
+// groups" turns every group and fused node into one box, "Expand all" opens
+// them all; double-click a box to open it and a frame to close it. The bytes overlay colours boxes by predicted bytes
 // with a legend. Clicking a box emits nodeActivated with its source range
 // (the editor selects it); highlightSourceLine marks the boxes a source line
 // made (the editor's cursor) and centres them. setNodeMarks outlines nodes
@@ -16,6 +18,7 @@
 #pragma once
 
 #include "graph/Graph.h"
+#include "graph/GraphGrouping.h"
 #include "layout/GraphLayout.h"
 
 #include <QString>
@@ -25,6 +28,7 @@
 #include <set>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QGraphicsItem;
@@ -48,8 +52,15 @@ public:
   void setNodeMarks(const std::map<int, QString>& marks);
   /// Node id -> predicted bytes; a non-empty map turns the overlay on.
   void setBytesOverlay(const std::map<int, double>& bytes);
-  /// Groups from the caller (e.g. fused groups); replaces "group by line".
+  /// Groups from the caller, drawn collapsed; they replace the fusion groups.
   void setGroups(const tempo::NodeGroups& groups);
+  /// Chooses the grouping (the "Groups" box); its groups start in their default state.
+  void setGroupMode(GroupMode mode);
+  GroupMode groupMode() const { return grouping_.mode; }
+  /// "Collapse groups": every group and fused node becomes one box.
+  void collapseAll();
+  /// "Expand all": every group becomes a frame, every fused node its steps.
+  void expandAll();
 
   /// True while a layout runs; the scene shown is the previous one.
   bool layoutPending() const { return pending_ > 0; }
@@ -70,7 +81,6 @@ private:
   struct LayoutResult;
   void relayout(bool fit);
   void install(tempo::Graph graph, GraphLayout layout, bool fit);
-  LayoutOptions currentOptions() const;
   void applyState();
   void applyMarks();
   void applyOverlay();
@@ -80,18 +90,25 @@ private:
   void onItemClicked(QGraphicsItem* item);
   void onItemDoubleClicked(QGraphicsItem* item);
   void activate(const GraphNodeItem* item);
+  /// Adds the box `n` to the pick.
+  void pick(const LayoutNode& n);
   QString toolTipFor(const LayoutNode& n) const;
   QString edgeToolTip(const tempo::Edge& e) const;
   bool matchesSearch(const LayoutNode& n) const;
-
+  /// True when `n` is matched by its own name, op or title.
+  bool matchesOwn(const LayoutNode& n) const;
+  /// True when `n` is a closed box (group, fused node) with a matching member or step inside.
+  bool matchesInside(const LayoutNode& n) const;
+  bool nodeMatches(const tempo::Node& node) const;
   tempo::Graph graph_;  ///< the latest graph (being laid out)
   tempo::Graph shown_;  ///< the graph the scene on screen was laid out from
-  tempo::NodeGroups callerGroups_;
-  std::set<int> expanded_;
+  GraphGrouping grouping_;
+  bool pickAfterLayout_ = false;  ///< a search opened boxes: pick its matches once laid out
   std::map<int, QString> marks_;
   std::map<int, double> bytes_;
   int highlightLine_ = 0;
   std::set<NodeId> picked_;  ///< SDG nodes picked by a click or a search
+  std::set<std::pair<NodeId, int>> pickedSteps_;  ///< (fused node, step) boxes picked
   int generation_ = 0;
   int pending_ = 0;
 
@@ -100,7 +117,7 @@ private:
   QLineEdit* search_;
   QLabel* matches_;
   QLabel* status_;
-  QCheckBox* groupByLine_;
+  QComboBox* groupMode_;
   QCheckBox* overlay_;
   BytesLegend* legend_;
 };

@@ -17,8 +17,9 @@ void IterationCanvas::setPicture(const IterationSpace* space, const IterationSvg
   space_ = space;
   options_ = options;
   if (space_) options_.scale = iterationSvgScale(*space_, options);
+  svg_ = svg;
   renderer_.load(svg);
-  setMinimumSize(renderer_.isValid() ? renderer_.defaultSize() * 0.8 : QSize());
+  setMinimumSize(renderer_.isValid() ? renderer_.defaultSize() * 0.8 : QSize(0, 0));
   update();
 }
 

@@ -25,6 +25,8 @@ public:
   /// Shows `svg`, drawn from `space` with `options`; `space` must outlive the canvas' use of it.
   void setPicture(const tempo::IterationSpace* space, const tempo::IterationSvgOptions& options, const QByteArray& svg);
   int dotAt(const QPoint& pos) const;
+  /// The SVG on screen.
+  const QByteArray& svg() const { return svg_; }
   QPoint dotPosition(int dot) const;
   QSize sizeHint() const override { return {640, 360}; }
 
@@ -43,6 +45,7 @@ private:
   const tempo::IterationSpace* space_ = nullptr;
   tempo::IterationSvgOptions options_;
   QSvgRenderer renderer_;
+  QByteArray svg_;
 };
 
 }  // namespace tempo::views

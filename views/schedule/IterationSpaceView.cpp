@@ -164,6 +164,7 @@ void IterationSpaceView::rebuildControls() {
   QMap<QString, QSpinBox*> old = bounds_;
   bounds_.clear();
   for (const std::string& b : g.boundNames()) {
+    if (g.isDerivedBound(b)) continue;  // static tiling's block counts follow from the others
     QString name = QString::fromStdString(b);
     if (old.contains(name)) {
       bounds_[name] = old.take(name);
@@ -223,14 +224,23 @@ void IterationSpaceView::rebuild() {
   for (auto it = bounds_.begin(); it != bounds_.end(); ++it) bounds[it.key().toStdString()] = it.value()->value();
   std::string x = dimX_->currentText().toStdString(), y = dimY_->currentData().toString().toStdString();
   try {
-    if (int64_t n = dotEstimate(bounds, x, y); n > kMaxDots) {
+    if (int64_t n = dotEstimate(program_->graph.withDerivedBounds(bounds), x, y); n > kMaxDots) {
       info_->setText(tr("%1 instances are too many to draw; lower the bounds.").arg(n));
     } else {
       space_ = buildIterationSpace(program_->graph, program_->loops, bounds, x, y);
       playback_.emplace(*space_);
-      info_->setText(tr("%1 instances, %2 dependences. Click a dot to name its statement; Step replays the schedule.")
+      QString tiles;
+      for (const IterationTiling& t : space_->tilings)
+        tiles += t.drawn ? tr(" Shaded: %1 tiles of BS = %2 positions of %3 (one block of a window each).")
+                               .arg(std::count_if(space_->tiles.begin(), space_->tiles.end(),
+                                                  [&](const IterationTile& tile) { return &space_->tilings[tile.tiling] == &t; }))
+                               .arg(t.blockSize)
+                               .arg(QString::fromStdString(t.dim))
+                         : tr(" Static tiles along %1 are not drawn (not an axis).").arg(QString::fromStdString(t.dim));
+      info_->setText(tr("%1 instances, %2 dependences. Click a dot to name its statement; Step replays the schedule.%3")
                          .arg(space_->dots.size())
-                         .arg(space_->arrows.size()));
+                         .arg(space_->arrows.size())
+                         .arg(tiles));
     }
   } catch (const std::exception& e) {
     info_->setText(QString::fromStdString(e.what()));

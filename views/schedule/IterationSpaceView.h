@@ -6,7 +6,10 @@
 // (toggle), and the schedule's execution order can be replayed — Step runs
 // the next instance, Play steps on a timer, End and Reset jump — with
 // executed dots filled, the current one ringed, and Alloc/Free events listed
-// as they occur. Clicking a dot names it ("statement %7 h at (b=1, t=3) —
+// as they occur. Static tiles (the blocks static tiling cuts a growing
+// window's dimension into, BS positions each) are shaded bands; the block
+// size is chosen in the schedule view. Derived bounds (the block count DS)
+// get no box: they follow from the others. Clicking a dot names it ("statement %7 h at (b=1, t=3) —
 // line 17"), draws its dependences in red and emits nodeActivated with the
 // node's source range. The picture is compiler/iteration's model and SVG,
 // so it is exactly what `tempo schedule --iteration-space` draws.

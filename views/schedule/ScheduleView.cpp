@@ -7,7 +7,9 @@
 #include "schedule/LoopCodeEdit.h"
 #include "schedule/ScheduleHighlighter.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QSpinBox>
 #include <QRegularExpression>
 #include <QSplitter>
 #include <QTextBlock>
@@ -63,8 +65,22 @@ ScheduleView::ScheduleView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
-  layout->addWidget(status_);
+  blockSize_ = new QSpinBox(this);
+  blockSize_->setObjectName("scheduleBlockSize");
+  blockSize_->setRange(0, 256);
+  blockSize_->setSpecialValueText(tr("auto"));
+  blockSize_->setPrefix(tr("Block size: "));
+  blockSize_->setToolTip(tr("Static tiling's block size BS: a growing window is computed in blocks of BS positions "
+                            "(auto: the cost model's choice). The iteration space shades the blocks."));
+  auto* top = new QHBoxLayout;
+  top->setContentsMargins(0, 0, 6, 0);
+  top->addWidget(status_, 1);
+  top->addWidget(blockSize_);
+  layout->addLayout(top);
   layout->addWidget(split, 1);
+  connect(blockSize_, &QSpinBox::valueChanged, this, [this] {
+    if (program_) setProgram(program_);
+  });
   connect(code_, &LoopCodeEdit::lineClicked, this, &ScheduleView::onLineClicked);
   connect(iteration_, &IterationSpaceView::nodeActivated, this, &ScheduleView::nodeActivated);
 }
@@ -76,6 +92,7 @@ void ScheduleView::setProgram(std::shared_ptr<const FrontendResult> program) {
     status_->setText(tr("The program has errors; the schedule shown is the last one that compiled."));
     return;
   }
+  program_ = program;
   int generation = ++generation_;
   ++pending_;
   auto* watcher = new QFutureWatcher<Result>(this);
@@ -85,11 +102,13 @@ void ScheduleView::setProgram(std::shared_ptr<const FrontendResult> program) {
     watcher->deleteLater();
     if (r.generation == generation_) install(r);
   });
-  watcher->setFuture(QtConcurrent::run([program, generation]() {
+  watcher->setFuture(QtConcurrent::run([program, generation, blockSize = blockSize_->value()]() {
     Result r;
     r.generation = generation;
     try {
-      auto compiled = std::make_shared<CompiledProgram>(compileProgram(program->graph, defaultPipeline()));
+      PassContext context;
+      if (blockSize > 0) context.options["block-size"] = std::to_string(blockSize);
+      auto compiled = std::make_shared<CompiledProgram>(compileProgram(program->graph, defaultPipeline(), context));
       r.text = QString::fromStdString(printLoopProgram(compiled->graph, compiled->loops));
       std::string error;
       if (std::optional<SymbolEnv> bounds = resolveBounds(compiled->graph, {}, error)) {
@@ -135,6 +154,10 @@ void ScheduleView::install(const Result& r) {
   iteration_->setSchedule(compiled_);
   Q_EMIT scheduleReady();
 }
+
+void ScheduleView::setBlockSize(int blockSize) { blockSize_->setValue(blockSize); }
+
+int ScheduleView::blockSize() const { return blockSize_->value(); }
 
 QString ScheduleView::loopText() const { return code_->toPlainText(); }
 

@@ -3,7 +3,8 @@
 // `setProgram` takes a checked program and, off the UI thread
 // (QtConcurrent), compiles it exactly as `tempo run --engine compiled` does
 // (compileProgram with the default pass pipeline) and plans its storage at
-// the program's default bounds. The loops appear as highlighted pseudo-code,
+// the program's default bounds, with static tiling's block size from the
+// "Block size" box (auto: the cost model's; changing it recompiles). The loops appear as highlighted pseudo-code,
 // the very text of printLoopProgram, with a side column naming each exec's
 // store and bytes (alloc/free lines carry their own bytes). Below, the
 // IterationSpaceView draws the same schedule's instances. Clicking an exec,
@@ -21,6 +22,7 @@
 #include <memory>
 
 class QLabel;
+class QSpinBox;
 
 namespace tempo {
 struct CompiledProgram;
@@ -40,6 +42,9 @@ public:
 
   /// Compiles and schedules `program` in the background (ignored with errors).
   void setProgram(std::shared_ptr<const tempo::FrontendResult> program);
+  /// Static tiling's block size (0: the cost model's); recompiles the program shown.
+  void setBlockSize(int blockSize);
+  int blockSize() const;
 
   bool isCompiling() const { return pending_ > 0; }
   /// The loop text shown (printLoopProgram of the compiled program).
@@ -61,12 +66,14 @@ private:
   void onLineClicked(int line);
 
   std::shared_ptr<const tempo::CompiledProgram> compiled_;
+  std::shared_ptr<const tempo::FrontendResult> program_;  ///< the last program that checked
   int generation_ = 0;
   int pending_ = 0;
   LoopCodeEdit* code_;
   ScheduleHighlighter* highlighter_;
   IterationSpaceView* iteration_;
   QLabel* status_;
+  QSpinBox* blockSize_;
 };
 
 }  // namespace tempo::views

@@ -180,6 +180,8 @@ bool withUnaryFn(OpKind op, Apply&& apply) {
       case OpKind::Exp: apply(kLibm, [](T v) { return T(std::exp(double(v))); }); break;
       case OpKind::Tanh: apply(kLibm, [](T v) { return T(std::tanh(double(v))); }); break;
       case OpKind::Sigmoid: apply(kLibm, [](T v) { return T(1.0 / (1.0 + std::exp(-double(v)))); }); break;
+      case OpKind::Sin: apply(kLibm, [](T v) { return T(std::sin(double(v))); }); break;
+      case OpKind::Cos: apply(kLibm, [](T v) { return T(std::cos(double(v))); }); break;
       default: return false;
     }
   } else {
