@@ -85,13 +85,14 @@ void compactInputSlots(Graph& g, NodeId consumer) {
 namespace {
 
 IndexAtom substituteAtom(const IndexAtom& a, const std::map<std::string, IndexExpr>& values) {
-  IndexAtom out{a.start.substitute(values), std::nullopt};
+  IndexAtom out{a.start.substitute(values), std::nullopt, std::nullopt};
   if (a.stop) out.stop = a.stop->substitute(values);
+  if (a.block) out.block = BlockLanes{a.block->first.substitute(values), a.block->size};
   return out;
 }
 
 bool atomUses(const IndexAtom& a, const std::string& dim) {
-  return a.start.dependsOn(dim) || (a.stop && a.stop->dependsOn(dim));
+  return a.start.dependsOn(dim) || (a.stop && a.stop->dependsOn(dim)) || (a.block && a.block->first.dependsOn(dim));
 }
 
 }  // namespace

@@ -80,9 +80,9 @@ int64_t bytesPerPosition(const Graph& g, const WindowRegion& r, const SymbolEnv&
 std::string StaticTiling::description() const {
   return "A window read such as k[b, 0:t+1] hands its readers a value whose size grows with t, so the kernels "
          "up to the reduction or matmul that consumes that size see a new shape at every step. This pass cuts "
-         "each such window into blocks of one static size BS: a block dimension ds (only the blocks a step "
-         "reads are run) reads BS values at a time from a shift register of the producer, every node up to "
-         "the reduction works on one block, the reduction becomes a running sum (or max) over the blocks "
+         "each such window into blocks of one static size BS: block ds holds positions BS*ds to BS*ds+BS-1 of "
+         "the producer (only the blocks that meet a step's window are run) and is read in place, with zeros "
+         "where the window ends inside it; every node up to the reduction works on one block, the reduction becomes a running sum (or max) over the blocks "
          "with the positions outside the window masked to 0 (or -inf), and the result is read at the step's "
          "last block. BS comes from --block-size or from a cost model (per-block overhead against the wasted "
          "tail of the last block); the number of blocks stays a formula of the bounds.";
@@ -106,7 +106,9 @@ void StaticTiling::run(Graph& graph, PassContext& context) {
       auto region = findWindowRegion(graph, *w, why);
       auto maxSize = upperBoundOverDims(w->size(), graph);
       auto minSize = lowerBoundOverDims(w->size(), graph);
+      auto maxEnd = upperBoundOverDims(w->hi, graph);
       if (region && (!maxSize || maxSize->dependsOnKind(SymbolKind::Dim))) why = "its size has no upper bound of bounds only";
+      if (region && (!maxEnd || maxEnd->dependsOnKind(SymbolKind::Dim))) why = "its end has no upper bound of bounds only";
       if (region && (!minSize || !minSize->isConstant() || *minSize->constantValue() < 1))
         why = "it may be empty";
       if (region)

@@ -160,6 +160,21 @@ struct Builder {
     rel.statements.push_back(std::move(s));
   }
 
+  /// `l1 <= q and l2 <= q and q < h1 and q < h2` for a block atom [max(l1, l2), min(h1, h2)).
+  static std::string blockRange(const IndexAtom& a, const std::string& q, const IslNaming& naming,
+                                const std::string& where) {
+    std::vector<std::string> parts;
+    const bool maxStart = a.start.kind() == IndexExpr::Kind::Max;
+    for (const IndexExpr& lo : maxStart ? a.start.operands() : std::vector<IndexExpr>{a.start})
+      parts.push_back(naming.expr(lo, where) + " <= " + q);
+    const bool minStop = a.stop->kind() == IndexExpr::Kind::Min;
+    for (const IndexExpr& hi : minStop ? a.stop->operands() : std::vector<IndexExpr>{*a.stop})
+      parts.push_back(q + " < " + naming.expr(hi, where));
+    std::string out;
+    for (const std::string& p : parts) out += (out.empty() ? "" : " and ") + p;
+    return out;
+  }
+
   void addDependence(const Edge& e) {
     const Node& producer = g.node(e.producer);
     const Node& consumer = g.node(e.consumer);
@@ -182,6 +197,17 @@ struct Builder {
         last.push_back(exact.back());
         first.push_back(exact.back());
       } else {
+        if (a.isBlock()) {
+          // A block read: `max(l1, l2) <= q < min(h1, h2)` as one conjunction of
+          // its operands (one basic map for isl, not a piece per min / max
+          // branch), and for proximity the same range: the block's values are
+          // all read together, and a block outside the window reads nothing.
+          std::string range = blockRange(a, q, naming, where);
+          exact.push_back(range);
+          last.push_back(range);
+          first.push_back(range);
+          continue;
+        }
         exact.push_back(naming.expr(a.start, where) + " <= " + q + " < " + naming.expr(*a.stop, where));
         last.push_back(q + " = " + naming.expr(*a.stop - 1, where));
         first.push_back(q + " = " + naming.expr(a.start, where));

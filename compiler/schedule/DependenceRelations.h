@@ -12,7 +12,9 @@
 // after the newest value it reads") each slice is reduced to one element,
 // its newest — the last one (hi - 1) when time runs forwards, the first one
 // (lo) when it runs backwards; which is right is only known once scheduled,
-// so both are kept. All texts are isl's normalised printed forms, which isl
+// so both are kept. A block read of static tiling (IndexAtom::blockOf) keeps
+// its whole range for proximity too, written as one conjunction (no piece
+// per min / max), which keeps isl's problem small. All texts are isl's normalised printed forms, which isl
 // can read back.
 #pragma once
 

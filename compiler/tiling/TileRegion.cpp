@@ -4,6 +4,7 @@
 #include "tiling/IndexBounds.h"
 
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 namespace tempo {
@@ -35,20 +36,27 @@ public:
   Tiler(Graph& g, const WindowRegion& r, int64_t bs, GraphChange& change)
       : g_(g), r_(r), bs_(bs), change_(change), w_(r.windows.front()), loc_(g.node(w_.consumer).loc) {}
 
-  TiledRegionInfo run(const IndexExpr& maxSize) {
+  TiledRegionInfo run(const IndexExpr& maxSize, const IndexExpr& maxEnd) {
     IndexExpr blocks = IndexExpr::floorDiv(maxSize + (bs_ - 1), bs_);
     singleBlock_ = blocks == IndexExpr(1);
     blockDomain_ = r_.domain;
     std::string count;
-    if (!singleBlock_) {  // one block holds every window: no block dimension at all
+    if (singleBlock_) {  // one block holds every window: no block dimension, lanes follow the window
+      firstLane_ = w_.newestAtEnd ? w_.hi - bs_ : w_.lo;
+    } else {  // block ds holds positions [BS*ds, BS*ds + BS) of the producers
       ds_ = freshName(g_, "ds");
       count = freshName(g_, "DS");
       g_.dims.push_back({ds_, count});
-      g_.derivedBounds[count] = blocks;
-      g_.dimGuards[ds_] = Condition::of({Constraint{IndexExpr::dim(ds_) * bs_, Constraint::Rel::Le, w_.size() - 1}});
-      blockDomain_.push_back(ds_);
+      g_.derivedBounds[count] = IndexExpr::floorDiv(maxEnd + (bs_ - 1), bs_);
       blockIndex_ = IndexExpr::dim(ds_);
+      firstLane_ = blockIndex_ * bs_;
+      // Only the blocks that meet the window exist: BS*ds < hi and BS*ds + BS > lo.
+      std::vector<Constraint> meets{Constraint{firstLane_, Constraint::Rel::Le, w_.hi - 1}};
+      if (!alwaysAtMost(w_.lo, 0)) meets.push_back(Constraint{firstLane_ + (bs_ - 1), Constraint::Rel::Ge, w_.lo});
+      g_.dimGuards[ds_] = Condition::of(meets);
+      blockDomain_.push_back(ds_);
     }
+    clipBlock();
     buildMask();
     for (NodeId c : r_.carriers) tileCarrier(c);
     for (NodeId e : r_.eliminations) tileElimination(e);
@@ -100,88 +108,40 @@ private:
     a.index = e;
     return add(OpKind::EvalIndex, a, std::move(domain), TensorType{DType::I64, {}});
   }
-  NodeId binary(OpKind op, NodeId a, std::vector<IndexAtom> aAt, NodeId b, std::vector<IndexAtom> bAt) {
-    NodeId n = add(op, {}, blockDomain_);
+  NodeId binary(OpKind op, NodeId a, std::vector<IndexAtom> aAt, NodeId b, std::vector<IndexAtom> bAt,
+                std::vector<std::string> domain) {
+    NodeId n = add(op, {}, std::move(domain));
     read(n, a, std::move(aAt));
     read(n, b, std::move(bAt));
     inferTypeOf(n);
     return n;
   }
 
-  /// The shift register of the producer of window `w`: at each point, the BS
-  /// newest values of the producer along the window's dimension (the BS next
-  /// ones for a suffix window), zeros where there are none.
-  NodeId shiftRegister(const WindowRead& w) {
-    auto key = std::make_pair(w.producer, w.atom);
-    if (auto it = registers_.find(key); it != registers_.end()) return it->second;
-    const Node p = g_.node(w.producer);
-    const std::string dim = p.domain[w.atom];
-    TensorType rows{p.type.dtype, p.type.shape};
-    rows.shape.insert(rows.shape.begin(), IndexExpr(bs_));
-    OpAttrs unsq;
-    unsq.shape = p.type.shape;
-    unsq.shape.insert(unsq.shape.begin(), IndexExpr(1));
-    NodeId row = add(OpKind::Reshape, unsq, p.domain);
-    read(row, w.producer, pointsOf(p.domain));
-    inferTypeOf(row);
-    if (bs_ == 1) return registers_[key] = row;
-    NodeId reg = add(OpKind::Cat, {}, p.domain, rows);
-    std::vector<IndexAtom> before = pointsOf(p.domain);
-    before[w.atom] = IndexAtom::point(IndexExpr::dim(dim) + (w.newestAtEnd ? -1 : 1));
-    Constraint exists = w.newestAtEnd ? atLeast(IndexExpr::dim(dim), 1)
-                                      : atLeast(IndexExpr::bound(g_.boundOf(dim)) - 2 - IndexExpr::dim(dim), 0);
-    NodeId previous = add(OpKind::Merge, {}, p.domain, rows);
-    read(previous, reg, before, Condition::of({exists}));
-    read(previous, zeros(rows), {});
-    OpAttrs keep;
-    keep.axis = 0;
-    keep.start = w.newestAtEnd ? 1 : 0;
-    keep.stop = w.newestAtEnd ? bs_ : bs_ - 1;
-    NodeId kept = add(OpKind::Slice, keep, p.domain);
-    read(kept, previous, pointsOf(p.domain));
-    inferTypeOf(kept);
-    read(reg, w.newestAtEnd ? kept : row, pointsOf(p.domain));
-    read(reg, w.newestAtEnd ? row : kept, pointsOf(p.domain));
-    return registers_[key] = reg;
+  bool alwaysAtMost(const IndexExpr& e, int64_t k) const {
+    auto hi = upperBoundOverDims(e, g_);
+    return hi && hi->isConstant() && *hi->constantValue() <= k;
   }
-  NodeId zeros(const TensorType& type) {
-    auto it = zeros_.find(type.str());
-    if (it != zeros_.end()) return it->second;
-    return zeros_[type.str()] = constant(0, type);
+  bool alwaysAtLeast(const IndexExpr& e, int64_t k) const {
+    auto lo = lowerBoundOverDims(e, g_);
+    return lo && lo->isConstant() && *lo->constantValue() >= k;
   }
 
-  /// Block ds of window `w`: one point of the shift register, or zeros where
-  /// the block is outside the window (never run under the guard of ds).
-  NodeId block(const WindowRead& w) {
-    NodeId reg = shiftRegister(w);
-    const Edge& e = g_.edge(w.edge);
-    std::vector<IndexAtom> at = e.index;
-    IndexExpr step = blockIndex_ * bs_;
-    at[w.atom] = IndexAtom::point(w.newestAtEnd ? w.hi - 1 - step : w.lo + step);
-    TensorType type = g_.node(reg).type;
-    if (singleBlock_) {  // the one block is always inside the window: read the register
-      NodeId b = add(OpKind::Identity, {}, blockDomain_);
-      read(b, reg, at);
-      inferTypeOf(b);
-      return b;
-    }
-    // The block is read where it lies in the window and where the window read
-    // itself is defined (its other indices inside the producer's domain).
-    std::vector<Constraint> live{atLeast(w.size() - 1 - step, 0)};
-    const Node& p = g_.node(w.producer);
-    for (size_t i = 0; i < at.size(); ++i) {
-      if (static_cast<int>(i) == w.atom) continue;
-      const IndexExpr& a = at[i].start;
-      IndexExpr last = IndexExpr::bound(g_.boundOf(p.domain[i])) - 1;
-      auto lowest = lowerBoundOverDims(a, g_);
-      auto highest = upperBoundOverDims(a - last, g_);
-      if (!(lowest && lowest->isConstant() && *lowest->constantValue() >= 0)) live.push_back(atLeast(a, 0));
-      if (!(highest && highest->isConstant() && *highest->constantValue() <= 0)) live.push_back(atLeast(last - a, 0));
-    }
-    NodeId b = add(OpKind::Merge, {}, blockDomain_, type);
-    read(b, reg, at, Condition::of(live));
-    read(b, zeros(type), {});
-    return b;
+  /// The part [from, to) of the block that lies in the window, with the
+  /// min / max left out where one side always wins.
+  void clipBlock() {
+    IndexExpr end = firstLane_ + bs_;
+    blockFrom_ = alwaysAtMost(w_.lo - firstLane_, 0)    ? firstLane_
+                 : alwaysAtLeast(w_.lo - firstLane_, 0) ? w_.lo
+                                                        : IndexExpr::max(firstLane_, w_.lo);
+    blockTo_ = alwaysAtLeast(w_.hi - end, 0) ? end : alwaysAtMost(w_.hi - end, 0) ? w_.hi : IndexExpr::min(w_.hi, end);
+  }
+
+  /// The atoms of the block read of window `w`: its other atoms unchanged, the
+  /// window atom the part of the block inside the window, in BS static lanes.
+  std::vector<IndexAtom> blockAtoms(const WindowRead& w) const {
+    std::vector<IndexAtom> at = g_.edge(w.edge).index;
+    at[w.atom] = IndexAtom::blockOf(blockFrom_, blockTo_, firstLane_, bs_);
+    return at;
   }
 
   /// The lanes 0, 1, ..., BS-1 (i64[BS]) from constants by doubling
@@ -225,40 +185,46 @@ private:
   /// (a block of a growing window never passes its end, one of a suffix
   /// window never starts before it).
   void buildMask() {
-    IndexExpr step = blockIndex_ * bs_;
-    IndexExpr first = w_.newestAtEnd ? w_.hi - bs_ - step : w_.lo + step;  // position of lane 0
-    IndexExpr fromLane = w_.lo - first, toLane = w_.hi - first;
-    auto fromMax = upperBoundOverDims(fromLane, g_);
-    auto toMin = lowerBoundOverDims(toLane, g_);
-    bool needFrom = !(fromMax && fromMax->isConstant() && *fromMax->constantValue() <= 0);
-    bool needTo = !(toMin && toMin->isConstant() && *toMin->constantValue() >= bs_);
+    IndexExpr fromLane = w_.lo - firstLane_, toLane = w_.hi - firstLane_;
+    bool needFrom = !alwaysAtMost(fromLane, 0);
+    bool needTo = !alwaysAtLeast(toLane, bs_);
     NodeId lanes = laneIndices();
+    // The mask lives over the dims its limits name only (not a batch or layer
+    // dim of the region): fewer points to compute and to keep.
+    bool useTo = needTo || !needFrom;
+    maskDomain_.clear();
+    for (const std::string& d : blockDomain_)
+      if ((needFrom && fromLane.dependsOn(d)) || (useTo && toLane.dependsOn(d))) maskDomain_.push_back(d);
     std::vector<NodeId> limits;
     if (needFrom) {
       NodeId from = evalIndex(fromLane, dimsOf(fromLane));
-      limits.push_back(binary(OpKind::Ge, lanes, {}, from, pointsOf(dimsOf(fromLane))));
+      limits.push_back(binary(OpKind::Ge, lanes, {}, from, pointsOf(dimsOf(fromLane)), maskDomain_));
     }
-    if (needTo || limits.empty()) {
+    if (useTo) {
       NodeId to = evalIndex(toLane, dimsOf(toLane));
-      limits.push_back(binary(OpKind::Lt, lanes, {}, to, pointsOf(dimsOf(toLane))));
+      limits.push_back(binary(OpKind::Lt, lanes, {}, to, pointsOf(dimsOf(toLane)), maskDomain_));
     }
     mask_ = limits.size() == 1 ? limits[0]
-                               : binary(OpKind::And, limits[0], pointsOf(blockDomain_), limits[1], pointsOf(blockDomain_));
+                               : binary(OpKind::And, limits[0], pointsOf(maskDomain_), limits[1],
+                                        pointsOf(maskDomain_), maskDomain_);
   }
 
-  /// The node of the tiled graph that stands for what `e` reads (read at the
-  /// block domain's point): a block of a window, or a tiled carrier; -1 for
-  /// a read from outside the region.
-  NodeId tiledSource(const Edge& e) {
+  /// What the tiled graph reads for `e` of an original region node: a block
+  /// of a window (the window's producer through block atoms), or a tiled
+  /// carrier at the block domain's point; nullopt for a read from outside the region.
+  struct Source {
+    NodeId node = -1;
+    std::vector<IndexAtom> at;
+  };
+  std::optional<Source> tiledSource(const Edge& e) const {
     for (const WindowRead& w : r_.windows)
-      if (w.edge == e.id) return block(w);
-    if (auto t = tiled_.find(e.producer); t != tiled_.end()) return t->second;
-    return -1;
+      if (w.edge == e.id) return Source{w.producer, blockAtoms(w)};
+    if (auto t = tiled_.find(e.producer); t != tiled_.end()) return Source{t->second, pointsOf(blockDomain_)};
+    return std::nullopt;
   }
   /// Reads `e` of an original region node from the tiled graph into `consumer`.
   void readTiled(NodeId consumer, const Edge& e) {
-    NodeId source = tiledSource(e);
-    if (source >= 0) return read(consumer, source, pointsOf(blockDomain_));
+    if (auto source = tiledSource(e)) return read(consumer, source->node, source->at);
     read(consumer, e.producer, e.index, e.condition);
   }
 
@@ -273,21 +239,28 @@ private:
   }
 
   /// where(mask, x, neutral) with the mask along `axis` of x.
-  NodeId masked(NodeId x, int axis, double neutral) {
-    const TensorType type = g_.node(x).type;
+  NodeId masked(const Source& x, int axis, double neutral) {
+    TensorType type = g_.node(x.node).type;
+    for (const IndexAtom& a : x.at)
+      if (a.isSlice()) type.shape.insert(type.shape.begin(), a.size());
     NodeId m = mask_;
-    if (type.rank() != 1) {
+    if (type.rank() != 1) {  // the mask along `axis` of a value of this rank: one node per shape
       OpAttrs shape;
       shape.shape.assign(type.rank(), IndexExpr(1));
       shape.shape[axis] = IndexExpr(bs_);
-      m = add(OpKind::Reshape, shape, blockDomain_);
-      read(m, mask_, pointsOf(blockDomain_));
-      inferTypeOf(m);
+      auto key = std::make_pair(type.rank(), axis);
+      if (auto it = maskShapes_.find(key); it != maskShapes_.end()) {
+        m = it->second;
+      } else {
+        m = maskShapes_[key] = add(OpKind::Reshape, shape, maskDomain_);
+        read(m, mask_, pointsOf(maskDomain_));
+        inferTypeOf(m);
+      }
     }
     NodeId fill = constant(neutral, TensorType{type.dtype, {}});
     NodeId w = add(OpKind::Where, {}, blockDomain_);
-    read(w, m, pointsOf(blockDomain_));
-    read(w, x, pointsOf(blockDomain_));
+    read(w, m, pointsOf(maskDomain_));
+    read(w, x.node, x.at);
     read(w, fill, {});
     inferTypeOf(w);
     return w;
@@ -305,7 +278,7 @@ private:
         readTiled(partial, *e);
         continue;
       }
-      read(partial, masked(tiledSource(*e), axis->second, neutral), pointsOf(blockDomain_));
+      read(partial, masked(*tiledSource(*e), axis->second, neutral), pointsOf(blockDomain_));
     }
     inferTypeOf(partial);
     if (!(g_.node(partial).type == n.type))
@@ -317,18 +290,22 @@ private:
     final.op = OpKind::Identity;
     final.attrs = {};
     std::vector<IndexAtom> last = pointsOf(r_.domain);
-    if (!singleBlock_) last.push_back(IndexAtom::point(IndexExpr::floorDiv(w_.size() - 1, bs_)));
+    if (!singleBlock_) last.push_back(IndexAtom::point(IndexExpr::floorDiv(w_.hi - 1, bs_)));
     read(id, acc, last);
     change_.rewritten.insert(id);
   }
 
-  /// acc[ds] = combine(acc[ds - 1], partial[ds]), from the neutral value.
+  /// acc[ds] = combine(acc[ds - 1], partial[ds]), from the neutral value at
+  /// the first block that meets the window.
   NodeId accumulate(NodeId partial, bool isMax, double neutral, const TensorType& type) {
     NodeId acc = add(isMax ? OpKind::Maximum : OpKind::Add, {}, blockDomain_, type);
     NodeId previous = add(OpKind::Merge, {}, blockDomain_, type);
     std::vector<IndexAtom> before = pointsOf(blockDomain_);
     before.back() = IndexAtom::point(IndexExpr::dim(ds_) - 1);
-    read(previous, acc, before, Condition::of({atLeast(IndexExpr::dim(ds_), 1)}));
+    // Block ds - 1 meets the window when BS*ds > lo (ds >= 1 for a window from 0).
+    Constraint earlier = alwaysAtMost(w_.lo, 0) ? atLeast(IndexExpr::dim(ds_), 1)
+                                                : atLeast(IndexExpr::dim(ds_) * bs_ - 1 - w_.lo, 0);
+    read(previous, acc, before, Condition::of({earlier}));
     read(previous, constant(neutral, type), {});
     read(acc, previous, pointsOf(blockDomain_));
     read(acc, partial, pointsOf(blockDomain_));
@@ -344,11 +321,13 @@ private:
   std::string ds_;
   std::vector<std::string> blockDomain_;
   NodeId mask_ = -1;
+  std::vector<std::string> maskDomain_;  ///< the block domain's dims the mask depends on
   IndexExpr blockIndex_ = 0;  ///< `ds`, or 0 for a single block
+  IndexExpr firstLane_ = 0;   ///< the position of lane 0: BS*ds, or the window's start for a single block
+  IndexExpr blockFrom_ = 0, blockTo_ = 0;  ///< the part of the block inside the window
   bool singleBlock_ = false;  ///< one block holds every window: no accumulation over ds
-  std::map<std::pair<NodeId, int>, NodeId> registers_;
-  std::map<std::string, NodeId> zeros_;
   std::map<NodeId, NodeId> tiled_;
+  std::map<std::pair<int, int>, NodeId> maskShapes_;  ///< (rank, axis) -> the mask reshaped to it
 };
 
 }  // namespace
@@ -356,7 +335,10 @@ private:
 TiledRegionInfo tileRegion(Graph& g, const WindowRegion& region, int64_t blockSize, const IndexExpr& maxSize,
                            GraphChange& change) {
   if (region.windows.empty() || blockSize < 1) throw std::invalid_argument("tileRegion: no window or block size < 1");
-  return Tiler(g, region, blockSize, change).run(maxSize);
+  auto maxEnd = upperBoundOverDims(region.windows.front().hi, g);
+  if (!maxEnd || maxEnd->dependsOnKind(SymbolKind::Dim))
+    throw std::invalid_argument("tileRegion: the window's end has no upper bound of bounds only");
+  return Tiler(g, region, blockSize, change).run(maxSize, *maxEnd);
 }
 
 }  // namespace tempo

@@ -6,7 +6,10 @@
 namespace tempo {
 
 std::string IndexAtom::str() const {
-  return isSlice() ? start.str() + ":" + stop->str() : start.str();
+  if (!isSlice()) return start.str();
+  std::string out = start.str() + ":" + stop->str();
+  if (isBlock()) out += " in " + block->first.str() + "+:" + std::to_string(block->size);
+  return out;
 }
 
 bool Edge::isIdentityRead(const std::vector<std::string>& producerDomain) const {

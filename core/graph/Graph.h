@@ -27,16 +27,35 @@ namespace tempo {
 using NodeId = int;
 using EdgeId = int;
 
-/// One index of a read, for one producer dimension: a point or a slice [start, stop).
+/// Where a block read places its slice: lane 0 of a static block of `size`
+/// lanes is position `first` of the producer dimension.
+struct BlockLanes {
+  IndexExpr first;
+  int64_t size = 1;
+  bool operator==(const BlockLanes&) const = default;
+};
+
+/// One index of a read, for one producer dimension: a point, a slice [start,
+/// stop), or a *block*: a slice whose positions sit at lanes `start - first`,
+/// ... of a static block of `block->size` lanes, the other lanes zero (static
+/// tiling's reads of a window: the slice is the part of block ds inside the
+/// window, so the dependence is exact while the value read has a static size).
 struct IndexAtom {
   IndexExpr start;
   std::optional<IndexExpr> stop;  ///< set for a slice
+  std::optional<BlockLanes> block;  ///< set for a block read (a slice placed in static lanes)
 
-  static IndexAtom point(IndexExpr e) { return {std::move(e), std::nullopt}; }
-  static IndexAtom slice(IndexExpr lo, IndexExpr hi) { return {std::move(lo), std::move(hi)}; }
+  static IndexAtom point(IndexExpr e) { return {std::move(e), std::nullopt, std::nullopt}; }
+  static IndexAtom slice(IndexExpr lo, IndexExpr hi) { return {std::move(lo), std::move(hi), std::nullopt}; }
+  /// Positions [lo, hi) placed in `size` lanes from position `first` (first <= lo, hi <= first + size where hi > lo).
+  static IndexAtom blockOf(IndexExpr lo, IndexExpr hi, IndexExpr first, int64_t size) {
+    return {std::move(lo), std::move(hi), BlockLanes{std::move(first), size}};
+  }
   bool isSlice() const { return stop.has_value(); }
-  IndexExpr size() const { return isSlice() ? *stop - start : IndexExpr(1); }
-  std::string str() const;  ///< `t - 1` or `0:t + 1`
+  bool isBlock() const { return block.has_value(); }
+  /// The leading size the read gives its consumer: the slice's, or the block's lanes.
+  IndexExpr size() const { return isBlock() ? IndexExpr(block->size) : isSlice() ? *stop - start : IndexExpr(1); }
+  std::string str() const;  ///< `t - 1`, `0:t + 1` or `4*ds:min(4*ds + 4, t + 1) in 4*ds+:4`
   bool operator==(const IndexAtom&) const = default;
 };
 

@@ -83,6 +83,7 @@ nlohmann::json graphToJson(const Graph& g) {
     for (const IndexAtom& a : e.index) {
       json atom = {{"start", a.start.str()}};
       if (a.isSlice()) atom["stop"] = a.stop->str();
+      if (a.isBlock()) atom["block"] = {{"first", a.block->first.str()}, {"size", a.block->size}};
       atoms.push_back(atom);
     }
     j["edges"].push_back({{"id", id},

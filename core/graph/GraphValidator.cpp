@@ -22,6 +22,8 @@ std::set<Symbol> atomSymbols(const IndexAtom& a) {
   std::set<Symbol> s = a.start.symbols();
   if (a.stop)
     for (const Symbol& x : a.stop->symbols()) s.insert(x);
+  if (a.block)
+    for (const Symbol& x : a.block->first.symbols()) s.insert(x);
   return s;
 }
 
@@ -53,7 +55,12 @@ void checkNode(const Graph& g, const Node& n, const std::set<std::string>& bound
     if (e.index.size() != p.domain.size())
       problems.push_back(nodeRef(n) + " reads " + nodeRef(p) + " with " + std::to_string(e.index.size()) +
                          " indices, but its domain has " + std::to_string(p.domain.size()));
-    for (const IndexAtom& a : e.index) checkSymbols(atomSymbols(a), scope, nodeRef(n) + "'s read of " + nodeRef(p), problems);
+    for (const IndexAtom& a : e.index) {
+      checkSymbols(atomSymbols(a), scope, nodeRef(n) + "'s read of " + nodeRef(p), problems);
+      if (a.block && a.block->size < 1)
+        problems.push_back(nodeRef(n) + "'s block read of " + nodeRef(p) + " has " + std::to_string(a.block->size) +
+                           " lanes");
+    }
     checkSymbols(e.condition.symbols(), scope, nodeRef(n) + "'s condition on " + nodeRef(p), problems);
     inTypes.push_back(g.readType(e));
   }

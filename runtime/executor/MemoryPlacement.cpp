@@ -131,9 +131,11 @@ private:
     std::map<std::string, IndexExpr> pinned;
     if (spec.kind == StoreKind::Point) depth = commonDepth(uses);
     if (spec.kind == StoreKind::Circular) depth = std::min(commonDepth(uses), circularLoopDepth(n, own, spec.dim));
-    if (spec.kind == StoreKind::Whole && !outputs_.count(n.id)) depth = wholeDepth(n, own, commonDepth(uses), pinned);
+    // A block store holds every point, like a whole store, and lives where one would.
+    bool everyPoint = spec.kind == StoreKind::Whole || spec.kind == StoreKind::Block;
+    if (everyPoint && !outputs_.count(n.id)) depth = wholeDepth(n, own, commonDepth(uses), pinned);
     if (isWholeArraySource(n.op)) depth = 0, pinned.clear();  // its array is built once: freeing it in a loop rebuilds it
-    if (spec.kind != StoreKind::Whole) pinned = pinnedDims(n, own, spec, depth);
+    if (!everyPoint) pinned = pinnedDims(n, own, spec, depth);
     const Path& first = *uses.front();
     Path list(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(depth));
     size_t lo = SIZE_MAX, hi = 0;
@@ -250,6 +252,11 @@ StoreBytes storeBytes(const Graph& g, const Node& n, const StoreSpec& spec,
     all.emplace_back(d, extent(d));
     if (pinned.count(d)) continue;
     bool alongWindow = spec.kind == StoreKind::Circular && static_cast<int>(k) == spec.dim;
+    bool alongBlocks = spec.kind == StoreKind::Block && static_cast<int>(k) == spec.dim;
+    if (alongBlocks) {  // whole blocks: BS * ceil(extent / BS) coordinates (the element shape is static)
+      factors.push_back(IndexExpr::floorDiv(extent(d) + (spec.window - 1), spec.window) * spec.window);
+      continue;
+    }
     if (spec.kind == StoreKind::Point || alongWindow) maxed.emplace_back(d, extent(d));
     else summed.emplace_back(d, extent(d));
     if (alongWindow) factors.push_back(IndexExpr::min(IndexExpr(spec.window), extent(d)));

@@ -2,6 +2,9 @@
 
 #include "executor/ExecError.h"
 #include "kernels/cpu/CpuKernels.h"
+#include "tensor/LaneStack.h"
+
+#include <algorithm>
 
 namespace tempo {
 
@@ -58,6 +61,14 @@ NodeProgram::NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds,
       in.lo.emplace_back(a.start, layout, what);
       in.hi.push_back(a.isSlice() ? CompiledIndex(*a.stop, layout, what) : CompiledIndex());
       in.isSlice.push_back(a.isSlice());
+      if (a.isBlock()) {
+        int slices = 0;
+        for (const IndexAtom& other : e->index) slices += other.isSlice();
+        if (slices != 1) throw ExecError(what + ": a block read with another slice", n.id);
+        in.blockAtom = static_cast<int>(i);
+        in.blockFirst = CompiledIndex(a.block->first, layout, what);
+        in.blockLanes = a.block->size;
+      }
       auto it = bounds.find(g.boundOf(p.domain[i]));
       if (it == bounds.end()) throw ExecError(what + ": no value for the bound of '" + p.domain[i] + "'", n.id);
       in.producerBounds.push_back(it->second);
@@ -142,9 +153,21 @@ std::optional<Tensor> NodeProgram::gather(const Input& in, const std::vector<int
   const TensorStore* store = stores.at(producer.id).get();
   size_t rank = in.lo.size();
   std::vector<int64_t> lo(rank), hi(rank), leading;
+  int64_t laneOffset = 0;
   for (size_t i = 0; i < rank; ++i) {
     lo[i] = in.lo[i].eval(slots_.data());
     hi[i] = in.isSlice[i] ? in.hi[i].eval(slots_.data()) : lo[i] + 1;
+    if (static_cast<int>(i) == in.blockAtom) {
+      // The part of block ds inside the window; empty when the block lies outside it.
+      int64_t first = in.blockFirst.eval(slots_.data());
+      hi[i] = std::max(hi[i], lo[i]);
+      if (lo[i] < hi[i] && (lo[i] < first || hi[i] > first + in.blockLanes))
+        fail(point, "the block read " + in.edge->str() + " reads [" + std::to_string(lo[i]) + ", " +
+                        std::to_string(hi[i]) + "), outside its lanes [" + std::to_string(first) + ", " +
+                        std::to_string(first + in.blockLanes) + ")");
+      laneOffset = lo[i] - first;
+      if (lo[i] == hi[i]) lo[i] = hi[i] = 0;  // nothing is read
+    }
     bool inside = in.isSlice[i] ? (0 <= lo[i] && lo[i] <= hi[i] && hi[i] <= in.producerBounds[i])
                                 : (0 <= lo[i] && lo[i] < in.producerBounds[i]);
     if (!inside) {
@@ -186,6 +209,7 @@ std::optional<Tensor> NodeProgram::gather(const Input& in, const std::vector<int
   std::vector<int64_t> shape = leading;
   shape.insert(shape.end(), partShape.begin(), partShape.end());
   try {
+    if (in.blockAtom >= 0) return stackInLanes(parts, laneOffset, in.blockLanes, producer.type.dtype, partShape);
     return Tensor::stack(parts, producer.type.dtype, partShape).reshaped(shape);
   } catch (const std::exception& ex) {
     fail(point, "cannot stack the slice read " + in.edge->str() + ": " + ex.what());

@@ -5,7 +5,8 @@
 // condition) compiled against a layout of the bounds and the node's own
 // dimensions. `compute(point)` then binds the point, gathers the inputs from
 // the producers' stores — a point atom reads one producer point, slice atoms
-// read a box of them stacked into new leading dims in atom order, a merge
+// read a box of them stacked into new leading dims in atom order, a block
+// atom places its slice in static lanes (tensor/LaneStack), a merge
 // takes the first input whose condition holds — and applies the reference
 // kernel, or produces a source value. The semantics are exactly those of the
 // ReferenceInterpreter; failures are ExecErrors naming the node and point.
@@ -54,6 +55,9 @@ private:
     const Edge* edge = nullptr;
     std::vector<CompiledIndex> lo, hi;  ///< hi only meaningful for slice atoms
     std::vector<bool> isSlice;
+    int blockAtom = -1;         ///< the block atom's index (a block read), else -1
+    CompiledIndex blockFirst;   ///< the position of its lane 0
+    int64_t blockLanes = 0;
     std::vector<int64_t> producerBounds;
     CompiledCondition condition;
   };

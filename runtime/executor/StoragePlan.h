@@ -4,7 +4,10 @@
 // `point` only the latest point written (for values read only at the point
 // they were computed, in the same loop iteration), `circular` a window of the
 // last `window` coordinates along one domain dimension (slot = coord mod
-// window; `h[t-1]` needs 2, a sliding window of W needs W). The spec carries
+// window; `h[t-1]` needs 2, a sliding window of W needs W), `block` every
+// point like whole, reserved `window` coordinates at a time along one
+// dimension (block ds = coordinates [BS*ds, BS*ds + BS): the producer of a
+// statically tiled window, read a block at a time). The spec carries
 // the planner's predicted bytes and a one-line reason for people reading a
 // plan. Nodes missing from a plan get a whole store.
 #pragma once
@@ -15,12 +18,12 @@
 
 namespace tempo {
 
-enum class StoreKind { Whole, Point, Circular };
+enum class StoreKind { Whole, Point, Circular, Block };
 
 struct StoreSpec {
   StoreKind kind = StoreKind::Whole;
-  int dim = -1;             ///< Circular: index into the node's domain
-  int64_t window = 0;       ///< Circular: number of coordinates kept along `dim`
+  int dim = -1;             ///< Circular, Block: index into the node's domain
+  int64_t window = 0;       ///< Circular: number of coordinates kept along `dim`; Block: the block size
   int64_t predictedBytes = 0;
   std::string reason;       ///< why the planner chose this kind
 
@@ -28,6 +31,9 @@ struct StoreSpec {
   static StoreSpec point(std::string why = "") { return {StoreKind::Point, -1, 0, 0, std::move(why)}; }
   static StoreSpec circular(int dim, int64_t window, std::string why = "") {
     return {StoreKind::Circular, dim, window, 0, std::move(why)};
+  }
+  static StoreSpec block(int dim, int64_t size, std::string why = "") {
+    return {StoreKind::Block, dim, size, 0, std::move(why)};
   }
 };
 
@@ -38,6 +44,7 @@ inline const char* storeKindName(StoreKind k) {
     case StoreKind::Whole: return "whole";
     case StoreKind::Point: return "point";
     case StoreKind::Circular: return "circular";
+    case StoreKind::Block: return "block";
   }
   return "?";
 }

@@ -145,10 +145,36 @@ public:
                                    "reads along " + n.domain[d] + " stay within " + std::to_string(window) +
                                        " of the loop's current coordinate");
     }
+    if (auto block = blockReads(n, users))
+      return StoreSpec::block(block->first, block->second,
+                              "read a block of " + std::to_string(block->second) + " along " +
+                                  n.domain[static_cast<size_t>(block->first)] + " at a time");
     return StoreSpec::whole(users.empty() ? "never read" : "reads not covered by a point or circular window");
   }
 
 private:
+  /// The dim and block size when every read of `n` is a block read along one
+  /// dim with the same size BS and lane 0 at a multiple of BS (static tiling's
+  /// aligned blocks); nullopt otherwise.
+  std::optional<std::pair<int, int64_t>> blockReads(const Node& n, const std::vector<const Edge*>& users) const {
+    if (users.empty() || !n.type.isStaticOverDims()) return std::nullopt;
+    std::optional<std::pair<int, int64_t>> found;
+    for (const Edge* e : users) {
+      int dim = -1;
+      for (size_t i = 0; i < e->index.size(); ++i)
+        if (e->index[i].isBlock()) dim = static_cast<int>(i);
+      if (dim < 0 || e->index.size() != n.domain.size()) return std::nullopt;
+      const BlockLanes& b = *e->index[static_cast<size_t>(dim)].block;
+      auto lin = b.first.linear();
+      if (!lin || lin->constant % b.size != 0) return std::nullopt;
+      for (const auto& [sym, coeff] : lin->coeffs)
+        if (coeff % b.size != 0) return std::nullopt;
+      if (found && *found != std::make_pair(dim, b.size)) return std::nullopt;
+      found = std::make_pair(dim, b.size);
+    }
+    return found;
+  }
+
   /// Every reader site is preceded in its iteration by an exec of `n` at the same point.
   bool pointSafe(const Node& n, const std::vector<const Edge*>& users) const {
     const std::vector<Site>& own = sites_.at(n.id);
@@ -324,6 +350,13 @@ int64_t predictStoreBytes(const Graph& g, const Node& n, const StoreSpec& spec, 
       if (static_cast<int>(i) != spec.dim) points *= box[i];
     bytes = largest * points;
   }
+  if (spec.kind == StoreKind::Block) {  // whole blocks of `window` coordinates along dim
+    int64_t lanes = spec.window;
+    int64_t points = (box[spec.dim] + lanes - 1) / lanes * lanes;
+    for (size_t i = 0; i < box.size(); ++i)
+      if (static_cast<int>(i) != spec.dim) points *= box[i];
+    bytes = largest * points;
+  }
   if (isWholeArraySource(n.op)) bytes += total;  // the loaded / initialised array itself
   return bytes;
 }
@@ -362,7 +395,8 @@ std::string printStoragePlan(const Graph& g, const StoragePlan& plan) {
   for (const auto& [id, spec] : plan) {
     const Node& n = g.node(id);
     std::string kind = storeKindName(spec.kind);
-    if (spec.kind == StoreKind::Circular) kind += "(" + n.domain[spec.dim] + ", " + std::to_string(spec.window) + ")";
+    if (spec.kind == StoreKind::Circular || spec.kind == StoreKind::Block)
+      kind += "(" + n.domain[spec.dim] + ", " + std::to_string(spec.window) + ")";
     out += "%" + std::to_string(id) + (n.name.empty() ? "" : " " + n.name) + ": " + kind + "  " +
            std::to_string(spec.predictedBytes) + " B" + (spec.reason.empty() ? "" : "  -- " + spec.reason) + "\n";
   }

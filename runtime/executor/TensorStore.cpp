@@ -60,6 +60,27 @@ void TensorStore::write(const Point& p, Tensor value) {
   checkInDomain(p);
   Slot& s = slots_[slotOf(p)];
   int64_t add = static_cast<int64_t>(value.nbytes());
+  if (blockLanes_ > 0) {  // a block's lanes are charged once, by its first defined value
+    Point b = p;
+    b[static_cast<size_t>(blockDim_)] /= blockLanes_;
+    int64_t flat = 0;
+    for (size_t i = 0; i < b.size(); ++i) {
+      int64_t extent = static_cast<int>(i) == blockDim_ ? (ctx_.bounds[i] + blockLanes_ - 1) / blockLanes_
+                                                         : ctx_.bounds[i];
+      flat = flat * extent + b[i];
+    }
+    bool charge = add > 0 && !blockCharged_[static_cast<size_t>(flat)];
+    if (charge) blockCharged_[static_cast<size_t>(flat)] = true;
+    s.value = std::move(value);
+    s.point = p;
+    s.full = true;
+    s.undefined = false;
+    if (charge) {
+      bytes_ += add * blockLanes_;
+      if (ctx_.tracker) ctx_.tracker->allocate(ctx_.node, add * blockLanes_);
+    }
+    return;
+  }
   if (s.full) {
     int64_t old = static_cast<int64_t>(s.value.nbytes());
     bytes_ -= old;
@@ -117,6 +138,7 @@ void TensorStore::free() {
   }
   swapArea_.clear();
   for (Slot& s : slots_) s = Slot{};
+  std::fill(blockCharged_.begin(), blockCharged_.end(), false);
   bytes_ = 0;
   state_ = State::Freed;
 }
@@ -164,9 +186,32 @@ std::string CircularStore::evictedReason(const Point& other) const {
          pointString(other);
 }
 
+void TensorStore::reserveInBlocks(int dim, int64_t lanes) {
+  if (dim < 0 || dim >= static_cast<int>(ctx_.bounds.size()) || lanes < 1)
+    throw ExecError("block store of " + ctx_.label + ": needs a domain dim and a block size >= 1 (got dim " +
+                        std::to_string(dim) + ", block size " + std::to_string(lanes) + ")",
+                    ctx_.node);
+  blockDim_ = dim;
+  blockLanes_ = lanes;
+  int64_t blocks = 1;
+  for (size_t i = 0; i < ctx_.bounds.size(); ++i)
+    blocks *= static_cast<int>(i) == dim ? (ctx_.bounds[i] + lanes - 1) / lanes : ctx_.bounds[i];
+  blockCharged_.assign(static_cast<size_t>(std::max<int64_t>(blocks, 0)), false);
+}
+
+BlockStore::BlockStore(StoreContext ctx, int dim, int64_t lanes)
+    : TensorStore(ctx, slotCountOf(ctx.bounds, -1, 1)), dim_(dim), lanes_(lanes) {
+  reserveInBlocks(dim, lanes);
+}
+
+std::string BlockStore::describe() const {
+  return "block(" + context().dims[dim_] + ", " + std::to_string(lanes_) + ")";
+}
+
 std::unique_ptr<TensorStore> makeStore(const StoreSpec* spec, StoreContext ctx) {
   if (!spec || spec->kind == StoreKind::Whole) return std::make_unique<WholeStore>(std::move(ctx));
   if (spec->kind == StoreKind::Point) return std::make_unique<PointStore>(std::move(ctx));
+  if (spec->kind == StoreKind::Block) return std::make_unique<BlockStore>(std::move(ctx), spec->dim, spec->window);
   return std::make_unique<CircularStore>(std::move(ctx), spec->dim, spec->window);
 }
 

@@ -4,7 +4,9 @@
 // WholeStore gives every point its own slot (row-major over the domain box),
 // PointStore has a single slot (the latest point written), CircularStore keeps
 // `window` slots per combination of the other coordinates along one dimension
-// (slot = coord mod window). Each slot remembers the exact point it holds, so
+// (slot = coord mod window), BlockStore holds every point like WholeStore but
+// reserves memory a block of BS coordinates along one dimension at a time.
+// Each slot remembers the exact point it holds, so
 // reading a point that is not held — evicted by a newer write, never written,
 // freed, or swapped out — is an ExecError naming the node, the point and the
 // reason, never a stale value. A point can also be held as undefined (see
@@ -74,6 +76,10 @@ protected:
 
   std::string pointString(const Point& p) const;
   int64_t rowMajor(const Point& p, int skipDim) const;  ///< flat index over the dims except skipDim
+  /// Makes the store reserve memory `lanes` coordinates along `dim` at a time:
+  /// the first defined value written in a block charges `lanes` times its
+  /// bytes, the others nothing (see BlockStore).
+  void reserveInBlocks(int dim, int64_t lanes);
 
 private:
   struct Slot {
@@ -89,6 +95,9 @@ private:
   StoreContext ctx_;
   std::vector<Slot> slots_;
   std::vector<Slot> swapArea_;  ///< the slots while swapped out (empty otherwise)
+  int blockDim_ = -1;           ///< reserveInBlocks: the dim and lanes, and which blocks are charged
+  int64_t blockLanes_ = 0;
+  std::vector<bool> blockCharged_;
   State state_ = State::Open;
   int64_t bytes_ = 0;
 };
@@ -127,6 +136,24 @@ protected:
 private:
   int dim_;
   int64_t window_;
+};
+
+/// Every point, like WholeStore, with memory reserved a block at a time: block
+/// ds along `dim` holds coordinates [BS*ds, BS*ds + BS) and costs BS values
+/// from its first write (the memory a block store allocates in one piece), so
+/// the bytes grow by blocks as the producer runs.
+class BlockStore : public TensorStore {
+public:
+  BlockStore(StoreContext ctx, int dim, int64_t lanes);
+  StoreKind kind() const override { return StoreKind::Block; }
+  std::string describe() const override;
+
+protected:
+  size_t slotOf(const Point& p) const override { return static_cast<size_t>(rowMajor(p, -1)); }
+
+private:
+  int dim_;
+  int64_t lanes_;
 };
 
 /// A store of the kind `spec` says (Whole when spec is null).

@@ -1,5 +1,7 @@
 #include "interp/ReferenceInterpreter.h"
 
+#include "tensor/LaneStack.h"
+
 #include "init/SourceArray.h"
 
 #include "kernels/ReferenceKernels.h"
@@ -62,6 +64,8 @@ struct ReferenceInterpreter::SliceRead {
   const Edge* edge = nullptr;
   std::vector<int64_t> leading;
   std::vector<Point> points;
+  int64_t blockLanes = 0;   ///< a block read: the static lanes (leading is {blockLanes})
+  int64_t laneOffset = 0;   ///< a block read: the lane of the first point
 };
 
 /// One (node, point) on the work stack, with the reads it needs and a cursor
@@ -257,15 +261,32 @@ ReferenceInterpreter::SliceRead ReferenceInterpreter::planRead(const Node& consu
   // Per producer dim: the range [lo, hi) it reads (a point atom is [v, v + 1)).
   std::vector<int64_t> lo(e.index.size()), hi(e.index.size());
   SliceRead read{&e, {}, {}};
+  int slices = 0;
+  for (const IndexAtom& atom : e.index) slices += atom.isSlice();
   for (size_t i = 0; i < e.index.size(); ++i) {
     const IndexAtom& atom = e.index[i];
     const std::string& dim = producer.domain[i];
     int64_t bound = boundValue(dim);
+    int64_t first = 0;
     try {
       lo[i] = atom.start.evaluate(env);
       hi[i] = atom.isSlice() ? atom.stop->evaluate(env) : lo[i] + 1;
+      if (atom.isBlock()) first = atom.block->first.evaluate(env);
     } catch (const std::exception& ex) {
       fail(consumer, point, "cannot evaluate the index `" + atom.str() + "` of " + e.str() + ": " + ex.what());
+    }
+    if (atom.isBlock()) {
+      // The part of a block inside the window: empty when the block lies outside it.
+      if (slices != 1) fail(consumer, point, "the block read " + e.str() + " has another slice");
+      hi[i] = std::max(hi[i], lo[i]);
+      bool fits = lo[i] == hi[i] || (first <= lo[i] && hi[i] <= first + atom.block->size);
+      if (!fits)
+        fail(consumer, point, "the block read `" + atom.str() + "` of " + e.str() + " reads [" +
+                                  std::to_string(lo[i]) + ", " + std::to_string(hi[i]) + "), outside its lanes [" +
+                                  std::to_string(first) + ", " + std::to_string(first + atom.block->size) + ")");
+      read.blockLanes = atom.block->size;
+      read.laneOffset = lo[i] - first;
+      if (lo[i] == hi[i]) lo[i] = hi[i] = 0;  // nothing is read
     }
     bool inside = atom.isSlice() ? (0 <= lo[i] && lo[i] <= hi[i] && hi[i] <= bound)
                                  : (0 <= lo[i] && lo[i] < bound);
@@ -277,7 +298,10 @@ ReferenceInterpreter::SliceRead ReferenceInterpreter::planRead(const Node& consu
                                 ", valid is [0, " + std::to_string(bound) + ")");
     if (atom.isSlice()) read.leading.push_back(hi[i] - lo[i]);
   }
-  if (product(read.leading) == 0) return read;
+  if (product(read.leading) == 0) {
+    if (read.blockLanes > 0) read.leading = {read.blockLanes};
+    return read;
+  }
   Point p = lo;
   do read.points.push_back(p);
   while ([&] {  // row-major over [lo, hi)
@@ -287,6 +311,7 @@ ReferenceInterpreter::SliceRead ReferenceInterpreter::planRead(const Node& consu
     }
     return false;
   }());
+  if (read.blockLanes > 0) read.leading = {read.blockLanes};
   return read;
 }
 
@@ -354,6 +379,8 @@ Tensor ReferenceInterpreter::readInput(const Frame& frame, const SliceRead& read
     }
   }
   try {
+    if (read.blockLanes > 0)
+      return stackInLanes(parts, read.laneOffset, read.blockLanes, producer.type.dtype, partShape);
     return Tensor::stack(parts, producer.type.dtype, partShape).reshaped(concat(read.leading, partShape));
   } catch (const std::exception& ex) {
     fail(nodeOf(frame.node), frame.point, "cannot stack the slice read " + read.edge->str() + ": " + ex.what());

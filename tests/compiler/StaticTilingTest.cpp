@@ -1,6 +1,7 @@
 // Static tiling, structurally: which windows it tiles and which it leaves
-// (with a note saying why), the --block-size option, derived bounds, the
-// static-shape check, and the block-size cost model.
+// (with a note saying why), the --block-size option, derived bounds, block
+// reads of the producers in place, the static-shape check, and the block-size
+// cost model.
 #include "PassTestUtil.h"
 
 #include "graph/GraphPrinter.h"
@@ -53,6 +54,29 @@ TEST(StaticTiling, BlockCountIsADerivedBoundAndStaysSymbolic) {
   EXPECT_EQ(bounds->at("DS"), 3);
   EXPECT_FALSE(resolveBounds(g, {{"DS", 2}}, error));
   EXPECT_NE(error.find("derived"), std::string::npos) << error;
+}
+
+TEST(StaticTiling, WindowsAreReadInPlaceAsBlocksAlignedToAbsolutePositions) {
+  // A growing window: block ds is positions [4*ds, 4*ds + 4) of the producer,
+  // cut at the step's end; the producer is not copied (no register over its domain).
+  Graph g = goldenProgram("attention_causal");
+  runTiling(g, "4");
+  std::string text = printGraph(g);
+  EXPECT_NE(text.find("[b, 4*ds:min(4*ds + 4, t + 1) in 4*ds+:4]"), std::string::npos) << text;
+  for (const auto& [id, n] : g.nodes())
+    EXPECT_FALSE(n.op == OpKind::Cat && !n.domain.empty()) << "a copy of a producer: " << text;
+  // A suffix window starts inside a block: both ends are cut, and the
+  // accumulator starts at the first block that meets the window.
+  Graph r = goldenProgram("returns");
+  runTiling(r, "4");
+  text = printGraph(r);
+  EXPECT_NE(text.find("[b, max(4*ds, t):min(4*ds + 4, T) in 4*ds+:4]"), std::string::npos) << text;
+  EXPECT_NE(text.find("guard ds where 4*ds <= T - 1 and 4*ds + 3 >= t"), std::string::npos) << text;
+  EXPECT_NE(text.find("if 4*ds - t - 1 >= 0"), std::string::npos) << text;
+  // A sliding window of static size is one block that follows the window.
+  Graph s = goldenProgram("sliding");
+  runTiling(s);
+  EXPECT_NE(printGraph(s).find("[max(0, t - 2):t + 1 in t - 2+:3]"), std::string::npos) << printGraph(s);
 }
 
 TEST(StaticTiling, AWindowWithoutATilingRuleIsLeftWithANote) {

@@ -32,7 +32,8 @@ namespace {
 
 QString storeText(const Graph& g, const Node& n, const StoreSpec& spec) {
   QString kind = QLatin1String(storeKindName(spec.kind));
-  if (spec.kind == StoreKind::Circular && spec.dim >= 0 && spec.dim < static_cast<int>(n.domain.size()))
+  bool alongDim = spec.kind == StoreKind::Circular || spec.kind == StoreKind::Block;
+  if (alongDim && spec.dim >= 0 && spec.dim < static_cast<int>(n.domain.size()))
     kind += QStringLiteral("(%1, %2)").arg(QString::fromStdString(n.domain[spec.dim])).arg(spec.window);
   return QStringLiteral("%1 store, %2 B").arg(kind).arg(spec.predictedBytes);
 }
