@@ -81,6 +81,21 @@ PEER_WORKLOADS = [
              "peer": DECODE_PEER + ["--attn", "window", "--W", str(WINDOW), "--S", "256", "--reps", "2"]},
         ],
     },
+    {
+        # REINFORCE on CartPole (one iteration = rollout + loss + backward + Adam). Our I = 11 gives
+        # the params after the peer's 10 updates (bench/programs/reinforce_peer.tpo); every episode
+        # ends within 150 steps at these sizes, so T = 150 gives the same checksums as T = 250.
+        "name": "reinforce", "program": "bench/programs/reinforce_peer.tpo", "unit": "I",
+        "unit_name": "iteration", "checks": {"final": "checksum_params"}, "rounds": 2,
+        "peer_time": lambda r: r["iter_ms"]["median"],
+        "variants": [("stepwise", ["--impl", "stepwise"]), ("batched", ["--impl", "batched"])],
+        "sizes": [
+            {"label": "N=16", "bounds": {"I": 11, "T": 150, "B": 16}, "ref_bounds": {"I": 2, "T": 150, "B": 16},
+             "reps": 1, "warmup": 0, "peer": ["reinforce.py", "--N", "16", "--T", "150", "--I", "10"]},
+            {"label": "N=64", "bounds": {"I": 11, "T": 150, "B": 64}, "ref_bounds": {"I": 2, "T": 150, "B": 16},
+             "reps": 1, "warmup": 0, "peer": ["reinforce.py", "--N", "64", "--T", "150", "--I", "10"]},
+        ],
+    },
 ]
 
 # Our examples: the default size (their data files) and a larger one with synthetic inputs.
