@@ -45,14 +45,19 @@ private Q_SLOTS:
     dir_ = QDir(d);
   }
 
+  // Shows `g` in `view` at the screenshots' size and waits for its first layout.
+  static bool showLaidOut(GraphView& view, const Graph& g) {
+    view.resize(1400, 900);
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view)) return false;
+    view.setGraph(g);
+    return waitForLayout(view);
+  }
+
   void gptDecode() {
     Graph g = compileExample("gpt_decode.tpo");
     GraphView view;
-    view.resize(1400, 900);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.setGraph(g);
-    QVERIFY(waitForLayout(view));
+    QVERIFY(showLaidOut(view, g));
     shoot(view, "graph_gpt_decode_fit");
 
     view.canvas()->resetTransform();
@@ -83,11 +88,7 @@ private Q_SLOTS:
   void gptDecodeFused() {
     Graph g = runDefaultPipeline(compileExample("gpt_decode.tpo")).snapshots.back().graph;
     GraphView view;
-    view.resize(1400, 900);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.setGraph(g);
-    QVERIFY(waitForLayout(view));
+    QVERIFY(showLaidOut(view, g));
     shoot(view, "graph_gpt_decode_fused");
     view.expandAll();
     QVERIFY(waitForLayout(view));
