@@ -36,6 +36,11 @@ NodeId nodeNamed(const Graph& g, const std::string& name) {
   return -1;
 }
 
+/// Waits until the view shows the space for its current choices (it builds it in the background).
+bool settled(const IterationSpaceView& view) {
+  return QTest::qWaitFor([&] { return !view.isBuilding(); }, 60000);
+}
+
 void maybeShoot(QWidget& w, const QString& name) {
   QString dir = qEnvironmentVariable("TEMPO_SCREENSHOT_DIR");
   if (dir.isEmpty()) return;
@@ -56,6 +61,7 @@ private Q_SLOTS:
     view.setBound("T", 8);
     view.setBound("B", 2);
     view.setDimensions("t", "b");
+    QVERIFY(settled(view));
     QVERIFY(view.space());
     SymbolEnv bounds{{"B", 2}, {"T", 8}};
     QCOMPARE(view.space()->dots.size(), testing::expectedDots(program->graph, bounds, "t", "b"));
@@ -67,6 +73,7 @@ private Q_SLOTS:
   void defaultsAreT8AndTwo() {
     IterationSpaceView view;
     view.setSchedule(compiledExample("gpt_decode.tpo"));
+    QVERIFY(settled(view));
     QVERIFY(view.space());
     QCOMPARE(view.space()->dimX, std::string("t"));
     QCOMPARE(view.space()->dimY, std::string("l"));
@@ -77,6 +84,7 @@ private Q_SLOTS:
   void steppingFollowsTheOrder() {
     IterationSpaceView view;
     view.setSchedule(compiledExample("rnn.tpo"));
+    QVERIFY(settled(view));
     const IterationSpace* s = view.space();
     QVERIFY(s);
     int total = view.playback()->stepCount();
@@ -112,6 +120,7 @@ private Q_SLOTS:
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.setSchedule(program);
     view.setBound("B", 2);
+    QVERIFY(settled(view));
     // Vectorisation batches h over b; the node the output h names keeps (b, t).
     NodeId h = -1;
     for (const GraphOutput& o : program->graph.outputs)
@@ -141,9 +150,13 @@ private Q_SLOTS:
     view.setSchedule(compiledExample("rnn.tpo"));
     view.setBound("T", 64);
     view.setBound("B", 64);
+    QVERIFY(settled(view));
     QVERIFY(!view.space());
     QVERIFY(view.infoText().contains("too many"));
+    QVERIFY(view.isBuilding() || view.space() == nullptr);
     view.setBound("B", 2);
+    QVERIFY(view.isBuilding());  // built off the UI thread
+    QVERIFY(settled(view));
     QVERIFY(view.space());
   }
 };

@@ -16,8 +16,10 @@
 #include <QElapsedTimer>
 #include <QMenuBar>
 #include <QStandardPaths>
+#include <QThreadPool>
 #include <QTimer>
 
+#include <cstdio>
 #include <ctime>
 #include <limits>
 
@@ -33,38 +35,54 @@ MainWindow::Options testOptions() {
   return options;
 }
 
-/// Ticks every 5 ms on the UI thread and keeps the longest gap between ticks,
-/// in wall time and in the UI thread's CPU time.
+/// Ticks every 5 ms on the UI thread and keeps, for the longest gap between
+/// ticks (wall time): the UI thread's own CPU time in it, and the time it
+/// waited runnable for a core (the kernel's run delay, /proc/thread-self/schedstat).
+/// What is left of a gap is time the thread slept: waiting on a lock, a
+/// future or I/O, besides the timer's own period.
 struct StallMeter {
   StallMeter() {
     wall_.start();
-    lastWall_ = 0;
-    lastCpu_ = cpuMs();
+    last_ = sample(0);
     QObject::connect(&timer_, &QTimer::timeout, [this] {
-      qint64 now = wall_.elapsed(), cpu = cpuMs();
-      maxWallMs = std::max(maxWallMs, now - lastWall_);
-      maxCpuMs = std::max(maxCpuMs, cpu - lastCpu_);
-      lastWall_ = now;
-      lastCpu_ = cpu;
+      Sample now = sample(wall_.elapsed());
+      qint64 wall = now.wallMs - last_.wallMs, cpu = now.cpuMs - last_.cpuMs, waiting = now.runDelayMs - last_.runDelayMs;
+      if (wall > maxWallMs) maxWallMs = wall, cpuInMax = cpu, runDelayInMax = waiting;
+      maxCpuMs = std::max(maxCpuMs, cpu);
+      maxSleepMs = std::max(maxSleepMs, wall - cpu - waiting);
+      maxGlobalPoolThreads = std::max(maxGlobalPoolThreads, QThreadPool::globalInstance()->activeThreadCount());
+      last_ = now;
     });
     timer_.start(5);
   }
   void stop() { timer_.stop(); }
   qint64 totalMs() const { return wall_.elapsed(); }
-  static qint64 cpuMs() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<qint64>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
-  }
 
-  qint64 maxWallMs = 0;
-  qint64 maxCpuMs = 0;
+  qint64 maxWallMs = 0;      ///< the longest gap between ticks
+  qint64 cpuInMax = 0;       ///< the UI thread's CPU time in that gap
+  qint64 runDelayInMax = 0;  ///< its time runnable but not on a core in that gap
+  qint64 maxCpuMs = 0;       ///< the most CPU time the UI thread spent in one gap
+  qint64 maxSleepMs = 0;     ///< the longest the UI thread slept in one gap (the timer's period included)
+  int maxGlobalPoolThreads = 0;  ///< busy threads of Qt's global pool seen at a tick
 
 private:
+  struct Sample {
+    qint64 wallMs, cpuMs, runDelayMs;
+  };
+  static Sample sample(qint64 wallMs) {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    qint64 cpu = static_cast<qint64>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+    unsigned long long onCpuNs = 0, runDelayNs = 0;
+    if (FILE* f = std::fopen("/proc/thread-self/schedstat", "r")) {
+      if (std::fscanf(f, "%llu %llu", &onCpuNs, &runDelayNs) != 2) runDelayNs = 0;
+      std::fclose(f);
+    }
+    return {wallMs, cpu, static_cast<qint64>(runDelayNs / 1000000)};
+  }
   QElapsedTimer wall_;
   QTimer timer_;
-  qint64 lastWall_ = 0;
-  qint64 lastCpu_ = 0;
+  Sample last_{};
 };
 
 CheckedProgram openAndWait(MainWindow& window, const QString& path) {
@@ -211,11 +229,12 @@ private Q_SLOTS:
 
   // The UI thread is never blocked for 50 ms or more while the largest example is
   // re-checked: from the first keystroke of an edit until the new check is shown
-  // (problems, squiggles, graph layout). A 5 ms timer records the longest gap
-  // between its ticks (wall time) and the UI thread's own CPU time in that gap.
-  // The machine is shared, so a gap can also be the scheduler running someone
-  // else: the wall-time bound must hold in one of three edits, and the CPU-time
-  // bound (work the UI thread itself did) in every one.
+  // (problems, squiggles, graph layout, schedule, iteration space). A 5 ms
+  // timer measures the gaps between its ticks. In every edit, the UI thread's
+  // own work in a gap stays under 50 ms of CPU and it never sleeps 50 ms
+  // (waiting on a lock, a future, I/O). The whole gap, wall time, is also under
+  // 50 ms in one of three edits: the machine is shared, and a gap can also be
+  // the kernel running someone else (its run delay is reported).
   void editingStaysResponsiveDuringARecheck() {
     MainWindow window(testOptions());
     window.show();
@@ -230,13 +249,18 @@ private Q_SLOTS:
         for (char c : QByteArray("# typing a comment")) QTest::keyClick(window.editor(), c), QTest::qWait(10);
         QTest::keyClick(window.editor(), Qt::Key_Return);
       });
-      QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 20000);  // the graph's new layout is installed too
+      QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 20000);  // every view shows the new check
       meter.stop();
       QVERIFY(result && result->ok());
       QCOMPARE(QString::fromStdString(result->source), window.editor()->text());
-      qInfo("re-check of gpt_decode.tpo, edit %d: longest UI-thread stall %lld ms wall, %lld ms of UI-thread CPU "
-            "(over %lld ms)", attempt + 1, meter.maxWallMs, meter.maxCpuMs, meter.totalMs());
+      qInfo("re-check of gpt_decode.tpo, edit %d: longest UI-thread gap %lld ms wall (%lld ms on a core, %lld ms "
+            "waiting for one); most UI-thread CPU in a gap %lld ms, longest sleep %lld ms (over %lld ms)",
+            attempt + 1, meter.maxWallMs, meter.cpuInMax, meter.runDelayInMax, meter.maxCpuMs, meter.maxSleepMs,
+            meter.totalMs());
       QVERIFY2(meter.maxCpuMs < 50, qPrintable(QStringLiteral("%1 ms of UI-thread CPU").arg(meter.maxCpuMs)));
+      // The studio's work stays off Qt's global pool: the raster engine paints with it and waits.
+      QCOMPARE(meter.maxGlobalPoolThreads, 0);
+      QVERIFY2(meter.maxSleepMs < 50, qPrintable(QStringLiteral("the UI thread slept %1 ms").arg(meter.maxSleepMs)));
       bestWall = std::min(bestWall, meter.maxWallMs);
     }
     QVERIFY2(bestWall < 50, qPrintable(QStringLiteral("%1 ms").arg(bestWall)));

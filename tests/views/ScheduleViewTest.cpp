@@ -114,6 +114,7 @@ private Q_SLOTS:
       iteration->setBound("T", 8);
       iteration->setBound("L", 2);
       iteration->setDimensions("t", "l");
+      QVERIFY(QTest::qWaitFor([&] { return !iteration->isBuilding(); }, 60000));
       QVERIFY(iteration->space());
       const size_t tiles = static_cast<size_t>((8 + bs - 1) / bs);  // blocks of bs positions of t
       QCOMPARE(iteration->space()->tiles.size(), tiles);

@@ -201,7 +201,7 @@ void MainWindow::onCompiled(const CheckedProgram& result) {
   editor_->setDiagnostics(result->diags.items());
   problems_->setDiagnostics(result->diags);
   runPanel_->setProgram(result);
-  graphWidget_->setGraph(result->graph);
+  graphWidget_->setGraph(std::shared_ptr<const Graph>(result, &result->graph));  // shares the check: no copy
   passesWidget_->setProgram(result);
   scheduleWidget_->setProgram(result);
   size_t errors = result->diags.errorCount();

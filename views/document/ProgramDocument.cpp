@@ -1,10 +1,10 @@
 #include "document/ProgramDocument.h"
 
+#include "common/Background.h"
 #include "npy/LoadCheck.h"
 
 #include <QFile>
 #include <QFileInfo>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace tempo::views {
 
@@ -13,15 +13,15 @@ namespace {
 /// What `tempo check` does: the front end, then (for a clean program) the
 /// load() files against the declarations under the default bounds.
 CheckedProgram checkProgram(const std::string& text, const std::string& fileName, const std::string& baseDir) {
-  auto result = std::make_shared<FrontendResult>(compileSource(text, fileName, baseDir));
-  if (!result->ok()) return result;
+  FrontendResult result = compileSource(text, fileName, baseDir);
   std::string error;
-  if (std::optional<SymbolEnv> bounds = resolveBounds(result->graph, {}, error)) {
-    DiagnosticBag loads;
-    checkLoadedArrays(result->graph, *bounds, loads);
-    for (const Diagnostic& d : loads.items()) result->diags.add(d);
-  }
-  return result;
+  if (result.ok())
+    if (std::optional<SymbolEnv> bounds = resolveBounds(result.graph, {}, error)) {
+      DiagnosticBag loads;
+      checkLoadedArrays(result.graph, *bounds, loads);
+      for (const Diagnostic& d : loads.items()) result.diags.add(d);
+    }
+  return freedInBackground(std::move(result));
 }
 
 }  // namespace
@@ -34,7 +34,9 @@ ProgramDocument::ProgramDocument(QObject* parent) : QObject(parent) {
   connect(&watcher_, &QFutureWatcher<CheckedProgram>::finished, this, &ProgramDocument::onCheckFinished);
 }
 
-ProgramDocument::~ProgramDocument() { watcher_.waitForFinished(); }
+ProgramDocument::~ProgramDocument() {
+  if (watcher_.isRunning()) watcher_.waitForFinished();  // (a taken result leaves a future that never "finishes" again)
+}
 
 QString ProgramDocument::displayName() const {
   return filePath_.isEmpty() ? QStringLiteral("untitled.tpo") : QFileInfo(filePath_).fileName();
@@ -103,15 +105,16 @@ void ProgramDocument::checkNow() {
   QFileInfo info(filePath_);
   std::string baseDir = filePath_.isEmpty() ? QFileInfo(QStringLiteral(".")).absoluteFilePath().toStdString()
                                             : info.absolutePath().toStdString();
-  watcher_.setFuture(QtConcurrent::run(checkProgram, text_.toStdString(), displayName().toStdString(), baseDir));
+  watcher_.setFuture(runInBackground([text = text_.toStdString(), name = displayName().toStdString(), baseDir] {
+    return checkProgram(text, name, baseDir);
+  }));
   Q_EMIT checkStarted();
 }
 
 void ProgramDocument::onCheckFinished() {
-  CheckedProgram result = watcher_.result();
-  bool current = runningGeneration_ == generation_;
-  if (current) {
-    latest_ = std::move(result);
+  CheckedProgram result = watcher_.future().takeResult();
+  if (runningGeneration_ == generation_) {
+    latest_ = std::move(result);  // the previous check is freed off the UI thread (freedInBackground)
     Q_EMIT compiled(latest_);
   }
   if (pending_) checkNow();  // newer text arrived while this one ran

@@ -1,5 +1,7 @@
 #include "graph/GraphView.h"
 
+#include "common/Background.h"
+
 #include "graph/BytesColorScale.h"
 #include "graph/BytesLegend.h"
 #include "graph/GraphCanvas.h"
@@ -15,12 +17,11 @@
 #include <QLineEdit>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace tempo::views {
 
 struct GraphView::LayoutResult {
-  Graph graph;  ///< the graph laid out
+  std::shared_ptr<const Graph> graph;  ///< the graph laid out
   GraphLayout layout;
   QString error;
 };
@@ -100,8 +101,10 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent) {
 
 GraphView::~GraphView() = default;
 
-void GraphView::setGraph(const tempo::Graph& g) {
-  graph_ = g;
+void GraphView::setGraph(const tempo::Graph& g) { setGraph(freedInBackground(g)); }
+
+void GraphView::setGraph(std::shared_ptr<const tempo::Graph> g) {
+  graph_ = g ? std::move(g) : std::make_shared<const Graph>();
   picked_.clear();
   pickedSteps_.clear();
   relayout(true);
@@ -135,16 +138,16 @@ void GraphView::relayout(bool fit) {
     watcher->deleteLater();
     --pending_;
     if (generation != generation_) return;  // a newer request is on its way
-    LayoutResult r = watcher->result();
+    LayoutResult r = watcher->future().takeResult();
     status_->setText(r.error);
     status_->setToolTip(r.error);
     if (r.error.isEmpty()) install(std::move(r.graph), std::move(r.layout), fit);
     else pickAfterLayout_ = false;
     Q_EMIT layoutReady();
   });
-  watcher->setFuture(QtConcurrent::run([g = graph_, grouping = grouping_]() mutable -> LayoutResult {
+  watcher->setFuture(runInBackground([g = graph_, grouping = grouping_]() mutable -> LayoutResult {
     try {
-      GraphLayout layout = layoutGraph(g, grouping.optionsFor(g));
+      GraphLayout layout = layoutGraph(*g, grouping.optionsFor(*g));
       return {std::move(g), std::move(layout), {}};
     } catch (const std::exception& e) {
       return {{}, {}, QString::fromStdString(e.what())};
@@ -152,14 +155,14 @@ void GraphView::relayout(bool fit) {
   }));
 }
 
-void GraphView::install(Graph graph, GraphLayout layout, bool fit) {
+void GraphView::install(std::shared_ptr<const Graph> graph, GraphLayout layout, bool fit) {
   shown_ = std::move(graph);
   GraphScene* old = scene_;
   QPointF centre = canvas_->mapToScene(canvas_->viewport()->rect().center());
   scene_ = new GraphScene(std::move(layout), GraphTheme::fromPalette(palette()), this);
   for (GraphNodeItem* item : scene_->nodeItems()) item->setToolTip(toolTipFor(item->node()));
   for (GraphEdgeItem* item : scene_->edgeItems())
-    if (item->edge().id >= 0) item->setToolTip(edgeToolTip(shown_.edge(item->edge().id)));
+    if (item->edge().id >= 0) item->setToolTip(edgeToolTip(shown_->edge(item->edge().id)));
   canvas_->setScene(scene_);
   delete old;
   applyState();
@@ -253,7 +256,7 @@ void GraphView::applyHighlight(bool centre) {
     bool hit = false;
     if (highlightLine_ > 0 && item->node().kind != LayoutNodeKind::Output)
       for (NodeId m : item->node().members) {
-        const SourceRange& loc = shown_.node(m).loc;
+        const SourceRange& loc = shown_->node(m).loc;
         hit = hit || (loc.valid() && loc.begin.line <= highlightLine_ && highlightLine_ <= loc.end.line);
       }
     item->setHighlighted(hit);
@@ -276,9 +279,9 @@ bool GraphView::nodeMatches(const Node& node) const {
 bool GraphView::matchesOwn(const LayoutNode& n) const {
   const QString needle = search_->text().trimmed();
   switch (n.kind) {
-    case LayoutNodeKind::Op: return nodeMatches(shown_.node(n.id));
+    case LayoutNodeKind::Op: return nodeMatches(shown_->node(n.id));
     case LayoutNodeKind::FusedStep: {
-      const Node& fused = shown_.node(n.id);
+      const Node& fused = shown_->node(n.id);
       const FusedStep& step = fused.attrs.program.at(static_cast<size_t>(n.step));
       const bool result = n.step + 1 == static_cast<int>(fused.attrs.program.size());
       return contains(std::string(opName(step.op)), needle) || (result && contains(fused.name, needle));
@@ -290,9 +293,9 @@ bool GraphView::matchesOwn(const LayoutNode& n) const {
 bool GraphView::matchesInside(const LayoutNode& n) const {
   const QString needle = search_->text().trimmed();
   if (n.kind == LayoutNodeKind::Group)
-    return std::any_of(n.members.begin(), n.members.end(), [&](NodeId m) { return nodeMatches(shown_.node(m)); });
-  if (n.kind != LayoutNodeKind::Op || shown_.node(n.id).op != OpKind::Fused) return false;
-  const std::vector<FusedStep>& program = shown_.node(n.id).attrs.program;
+    return std::any_of(n.members.begin(), n.members.end(), [&](NodeId m) { return nodeMatches(shown_->node(m)); });
+  if (n.kind != LayoutNodeKind::Op || shown_->node(n.id).op != OpKind::Fused) return false;
+  const std::vector<FusedStep>& program = shown_->node(n.id).attrs.program;
   return std::any_of(program.begin(), program.end(),
                      [&](const FusedStep& s) { return contains(std::string(opName(s.op)), needle); });
 }
@@ -367,7 +370,7 @@ void GraphView::onItemDoubleClicked(QGraphicsItem* item) {
     if (n.kind == LayoutNodeKind::Group) {
       grouping_.toggleGroup(n.id);
       relayout(false);
-    } else if (n.kind == LayoutNodeKind::Op && shown_.node(n.id).op == OpKind::Fused) {
+    } else if (n.kind == LayoutNodeKind::Op && shown_->node(n.id).op == OpKind::Fused) {
       grouping_.toggleFused(n.id);
       relayout(false);
     }
@@ -379,13 +382,13 @@ void GraphView::activate(const GraphNodeItem* item) {
   NodeId id = -1;
   SourceRange range;
   if (n.kind == LayoutNodeKind::Output) {
-    const GraphOutput& o = shown_.outputs.at(n.id);
+    const GraphOutput& o = shown_->outputs.at(n.id);
     id = o.node;
     range = o.loc;
   } else {
     for (NodeId m : n.members) {
-      const Node& node = shown_.node(m);
-      if (id < 0 || (!node.name.empty() && shown_.node(id).name.empty())) id = m;
+      const Node& node = shown_->node(m);
+      if (id < 0 || (!node.name.empty() && shown_->node(id).name.empty())) id = m;
       if (node.loc.valid()) range = range.valid() ? SourceRange::cover(range, node.loc) : node.loc;
     }
   }
@@ -394,7 +397,7 @@ void GraphView::activate(const GraphNodeItem* item) {
 
 QString GraphView::edgeToolTip(const Edge& e) const {
   auto name = [&](NodeId id) {
-    const Node& n = shown_.node(id);
+    const Node& n = shown_->node(id);
     return QString("%%1 %2").arg(id).arg(QString::fromStdString(n.name.empty() ? std::string(opName(n.op)) : n.name));
   };
   QString text = tr("%1 reads %2").arg(name(e.consumer), name(e.producer));
@@ -410,15 +413,15 @@ QString GraphView::toolTipFor(const LayoutNode& n) const {
     lines << tr("step s%1 of fused node %%2: %3")
                  .arg(n.step)
                  .arg(n.id)
-                 .arg(QString::fromStdString(fusedStepExpression(shown_.node(n.id).attrs.program, static_cast<size_t>(n.step))));
+                 .arg(QString::fromStdString(fusedStepExpression(shown_->node(n.id).attrs.program, static_cast<size_t>(n.step))));
   double bytes = 0;
   for (NodeId m : n.members) {
-    lines << QString::fromStdString(printNode(shown_, shown_.node(m)));
+    lines << QString::fromStdString(printNode(*shown_, shown_->node(m)));
     if (auto it = bytes_.find(m); it != bytes_.end()) bytes += it->second;
   }
   if (bytes > 0) lines << tr("predicted: %1").arg(formatBytes(bytes));
   if (n.kind == LayoutNodeKind::Group) lines << tr("(double-click to expand)");
-  if (n.kind == LayoutNodeKind::Op && shown_.node(n.id).op == OpKind::Fused) lines << tr("(double-click to show its steps)");
+  if (n.kind == LayoutNodeKind::Op && shown_->node(n.id).op == OpKind::Fused) lines << tr("(double-click to show its steps)");
   return lines.join('\n');
 }
 

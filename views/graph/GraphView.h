@@ -25,6 +25,7 @@
 #include <QWidget>
 
 #include <map>
+#include <memory>
 #include <set>
 
 class QCheckBox;
@@ -47,6 +48,8 @@ public:
   explicit GraphView(QWidget* parent = nullptr);
   ~GraphView() override;
 
+  /// Shows `g` (null: an empty graph); the view shares it, never copies it.
+  void setGraph(std::shared_ptr<const tempo::Graph> g);
   void setGraph(const tempo::Graph& g);
   /// Node id -> "added" | "removed" | "rewritten" (other words: a neutral mark).
   void setNodeMarks(const std::map<int, QString>& marks);
@@ -80,7 +83,7 @@ public Q_SLOTS:
 private:
   struct LayoutResult;
   void relayout(bool fit);
-  void install(tempo::Graph graph, GraphLayout layout, bool fit);
+  void install(std::shared_ptr<const tempo::Graph> graph, GraphLayout layout, bool fit);
   void applyState();
   void applyMarks();
   void applyOverlay();
@@ -100,8 +103,8 @@ private:
   /// True when `n` is a closed box (group, fused node) with a matching member or step inside.
   bool matchesInside(const LayoutNode& n) const;
   bool nodeMatches(const tempo::Node& node) const;
-  tempo::Graph graph_;  ///< the latest graph (being laid out)
-  tempo::Graph shown_;  ///< the graph the scene on screen was laid out from
+  std::shared_ptr<const tempo::Graph> graph_ = std::make_shared<const tempo::Graph>();  ///< the latest graph (being laid out); never null
+  std::shared_ptr<const tempo::Graph> shown_ = graph_;  ///< the graph the scene on screen was laid out from; never null
   GraphGrouping grouping_;
   bool pickAfterLayout_ = false;  ///< a search opened boxes: pick its matches once laid out
   std::map<int, QString> marks_;

@@ -137,13 +137,13 @@ void PassComparison::showStep(std::shared_ptr<const PipelineRun> run, int step) 
     afterMarks_ = marksOf(snap->diff.rewritten, QStringLiteral("rewritten"), marksOf(snap->diff.added, QStringLiteral("added")));
     diff_->setDiff(QString::fromStdString(run->diffTexts[static_cast<size_t>(step)]));
     for (const std::string& note : snap->change.notes) notes_->addItem(QString::fromStdString(note));
-    before_->setGraph(run->graphAt(step - 1));
+    before_->setGraph(std::shared_ptr<const Graph>(run, &run->graphAt(step - 1)));  // shares the run: no copy
     before_->setNodeMarks(beforeMarks_);
     beforeCaption_->setText(tr("<b>Before</b> \u2014 %1 &nbsp;&nbsp; %2").arg(stateName(*run, step - 1),
                                                                            chip(QStringLiteral("removed"))));
   }
   beforePane_->setVisible(snap != nullptr);
-  after_->setGraph(after);
+  after_->setGraph(std::shared_ptr<const Graph>(run, &after));
   after_->setNodeMarks(afterMarks_);
   afterCaption_->setText(snap ? tr("<b>After</b> \u2014 %1 &nbsp;&nbsp; %2 &nbsp; %3")
                                     .arg(stateName(*run, step), chip(QStringLiteral("added")),

@@ -2,13 +2,13 @@
 
 #include "graph/GraphView.h"
 #include "passes/PassComparison.h"
+#include "common/Background.h"
 #include "passes/PassList.h"
 
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace tempo::views {
 
@@ -52,16 +52,17 @@ void PassStepper::setProgram(std::shared_ptr<const tempo::FrontendResult> progra
   }
   ++running_;
   status_->setText(tr("Running the passes\u2026"));
-  auto* watcher = new QFutureWatcher<PipelineRun>(this);
+  using SharedRun = std::shared_ptr<const PipelineRun>;
+  auto* watcher = new QFutureWatcher<SharedRun>(this);
   connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
     watcher->deleteLater();
     --running_;
     if (generation != generation_) return;  // a newer program was set meanwhile
-    auto run = std::make_shared<const PipelineRun>(watcher->result());
+    SharedRun run = watcher->future().takeResult();
     status_->setText(run->error.isEmpty() ? QString() : tr("The pipeline stopped: %1").arg(run->error));
     display(std::move(run));
   });
-  watcher->setFuture(QtConcurrent::run([graph = program->graph] { return runDefaultPipeline(graph); }));
+  watcher->setFuture(runInBackground([program] { return freedInBackground(runDefaultPipeline(program->graph)); }));
 }
 
 void PassStepper::display(std::shared_ptr<const PipelineRun> run) {

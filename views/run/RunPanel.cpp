@@ -1,5 +1,6 @@
 #include "run/RunPanel.h"
 
+#include "common/Background.h"
 #include "run/BoundsEditor.h"
 #include "run/OutputView.h"
 
@@ -13,7 +14,6 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace tempo::views {
 
@@ -89,7 +89,7 @@ RunPanel::RunPanel(QWidget* parent)
 
 RunPanel::~RunPanel() {
   cancel_ = true;
-  watcher_.waitForFinished();
+  if (watcher_.isRunning()) watcher_.waitForFinished();  // (a taken result leaves a future that never "finishes" again)
 }
 
 void RunPanel::setProgram(CheckedProgram program) {
@@ -118,7 +118,7 @@ void RunPanel::run() {
   const std::map<std::string, int64_t> overrides = bounds_->overrides();
   CheckedProgram program = running_;
   Engine engine = static_cast<Engine>(engine_->currentData().toInt());
-  watcher_.setFuture(QtConcurrent::run([program, overrides, engine, this] {
+  watcher_.setFuture(runInBackground([program, overrides, engine, this] {
     return runProgram(*program, overrides, engine, &cancel_, &progress_);
   }));
   updateButtons();
@@ -138,7 +138,7 @@ void RunPanel::updateProgress() {
 void RunPanel::onFinished() {
   progressTimer_.stop();
   progressBar_->hide();
-  outcome_ = watcher_.result();
+  outcome_ = watcher_.future().takeResult();
   outputs_->clear();
   if (outcome_.ok()) {
     QStringList bounds;

@@ -1,5 +1,6 @@
 #include "schedule/IterationCanvas.h"
 
+#include <QCoreApplication>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -13,18 +14,25 @@ IterationCanvas::IterationCanvas(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
-void IterationCanvas::setPicture(const IterationSpace* space, const IterationSvgOptions& options, const QByteArray& svg) {
+IterationPicture drawIterationPicture(const IterationSpace& space, const IterationSvgOptions& options) {
+  IterationPicture picture;
+  picture.svg = QByteArray::fromStdString(renderIterationSpaceSvg(space, options));
+  picture.renderer = std::make_shared<QSvgRenderer>(picture.svg);
+  if (QCoreApplication* app = QCoreApplication::instance()) picture.renderer->moveToThread(app->thread());
+  return picture;
+}
+
+void IterationCanvas::setPicture(const IterationSpace* space, const IterationSvgOptions& options, IterationPicture picture) {
   space_ = space;
   options_ = options;
   if (space_) options_.scale = iterationSvgScale(*space_, options);
-  svg_ = svg;
-  renderer_.load(svg);
-  setMinimumSize(renderer_.isValid() ? renderer_.defaultSize() * 0.8 : QSize(0, 0));
+  picture_ = std::move(picture);
+  setMinimumSize(renderer() && renderer()->isValid() ? renderer()->defaultSize() * 0.8 : QSize(0, 0));
   update();
 }
 
 QRectF IterationCanvas::target() const {
-  QSizeF size = renderer_.defaultSize();
+  QSizeF size = renderer() ? renderer()->defaultSize() : QSizeF();
   if (size.isEmpty()) return {};
   QSizeF fitted = size.scaled(QSizeF(width() - 8, height() - 8), Qt::KeepAspectRatio);
   if (fitted.width() > size.width() * 1.6) fitted = size * 1.6;  // do not blow small pictures up
@@ -33,7 +41,7 @@ QRectF IterationCanvas::target() const {
 
 QPointF IterationCanvas::toLayout(const QPointF& pos) const {
   QRectF t = target();
-  double k = t.width() / renderer_.defaultSize().width();
+  double k = t.width() / renderer()->defaultSize().width();
   QPointF svg = (pos - t.topLeft()) / k;
   return {svg.x() / options_.scale, (svg.y() - iterationSvgTop(options_)) / options_.scale};
 }
@@ -54,9 +62,9 @@ int IterationCanvas::dotAt(const QPoint& pos) const {
 }
 
 QPoint IterationCanvas::dotPosition(int dot) const {
-  if (!space_ || dot < 0 || static_cast<size_t>(dot) >= space_->dots.size()) return {};
+  if (!space_ || !renderer() || dot < 0 || static_cast<size_t>(dot) >= space_->dots.size()) return {};
   QRectF t = target();
-  double k = t.width() / renderer_.defaultSize().width();
+  double k = t.width() / renderer()->defaultSize().width();
   const IterationDot& d = space_->dots[dot];
   QPointF svg(d.x * options_.scale, iterationSvgTop(options_) + d.y * options_.scale);
   return (t.topLeft() + svg * k).toPoint();
@@ -65,7 +73,7 @@ QPoint IterationCanvas::dotPosition(int dot) const {
 void IterationCanvas::paintEvent(QPaintEvent*) {
   QPainter painter(this);
   painter.fillRect(rect(), palette().color(QPalette::Base));
-  if (renderer_.isValid()) renderer_.render(&painter, target());
+  if (renderer() && renderer()->isValid()) renderer()->render(&painter, target());
 }
 
 void IterationCanvas::mousePressEvent(QMouseEvent* event) {

@@ -2,7 +2,9 @@
 //
 // The picture is the same SVG the CLI writes (renderIterationSpaceSvg, so
 // the studio and `tempo schedule --iteration-space` never disagree), drawn
-// with QSvgRenderer scaled to fit the widget, at its top, aspect kept. The
+// with QSvgRenderer scaled to fit the widget, at its top, aspect kept.
+// drawIterationPicture renders and parses it in any thread (the view builds
+// large pictures in the background and hands them over ready to paint). The
 // canvas maps widget positions back to layout units to find the clicked dot
 // and emits `dotClicked`. It never shrinks a picture below 80% (dense ones
 // scroll instead: the view puts it in a scroll area) (-1 for empty space); `dotPosition` is the inverse,
@@ -16,17 +18,28 @@
 #include <QSvgRenderer>
 #include <QWidget>
 
+#include <memory>
+
 namespace tempo::views {
+
+/// An iteration-space picture ready to paint: its SVG and the parsed renderer.
+struct IterationPicture {
+  QByteArray svg;
+  std::shared_ptr<QSvgRenderer> renderer;  ///< lives in the UI thread, null for no picture
+};
+
+/// Renders `space` with `options` and parses the SVG; callable from any thread.
+IterationPicture drawIterationPicture(const tempo::IterationSpace& space, const tempo::IterationSvgOptions& options);
 
 class IterationCanvas : public QWidget {
   Q_OBJECT
 public:
   explicit IterationCanvas(QWidget* parent = nullptr);
-  /// Shows `svg`, drawn from `space` with `options`; `space` must outlive the canvas' use of it.
-  void setPicture(const tempo::IterationSpace* space, const tempo::IterationSvgOptions& options, const QByteArray& svg);
+  /// Shows `picture`, drawn from `space` with `options`; `space` must outlive the canvas' use of it.
+  void setPicture(const tempo::IterationSpace* space, const tempo::IterationSvgOptions& options, IterationPicture picture);
   int dotAt(const QPoint& pos) const;
   /// The SVG on screen.
-  const QByteArray& svg() const { return svg_; }
+  const QByteArray& svg() const { return picture_.svg; }
   QPoint dotPosition(int dot) const;
   QSize sizeHint() const override { return {640, 360}; }
 
@@ -44,8 +57,8 @@ private:
 
   const tempo::IterationSpace* space_ = nullptr;
   tempo::IterationSvgOptions options_;
-  QSvgRenderer renderer_;
-  QByteArray svg_;
+  IterationPicture picture_;
+  QSvgRenderer* renderer() const { return picture_.renderer.get(); }
 };
 
 }  // namespace tempo::views

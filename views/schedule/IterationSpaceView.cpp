@@ -1,5 +1,7 @@
 #include "schedule/IterationSpaceView.h"
 
+#include "common/Background.h"
+
 #include "iteration/InstanceReads.h"
 #include "schedule/IterationCanvas.h"
 
@@ -7,11 +9,13 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QListWidget>
+#include <QFutureWatcher>
+#include <QListView>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QStyle>
 #include <QSpinBox>
+#include <QStringListModel>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -85,14 +89,18 @@ IterationSpaceView::IterationSpaceView(QWidget* parent) : QWidget(parent) {
   info_->setObjectName("iterationInfo");
   info_->setWordWrap(true);
   info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  events_ = new QListWidget(this);
-  events_->setObjectName("iterationEvents");
-  events_->setMaximumHeight(84);
-  events_->setToolTip(tr("Memory statements (alloc, free, swap) of the schedule, as the replay reaches them"));
+  events_ = new QStringListModel(this);
+  eventsView_ = new QListView(this);
+  eventsView_->setModel(events_);
+  eventsView_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  eventsView_->setUniformItemSizes(true);
+  eventsView_->setObjectName("iterationEvents");
+  eventsView_->setMaximumHeight(84);
+  eventsView_->setToolTip(tr("Memory statements (alloc, free, swap) of the schedule, as the replay reaches them"));
   auto* bottom = new QHBoxLayout;
   bottom->setContentsMargins(4, 0, 4, 4);
   bottom->addWidget(info_, 3);
-  bottom->addWidget(events_, 2);
+  bottom->addWidget(eventsView_, 2);
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -201,20 +209,61 @@ void IterationSpaceView::highlightNode(int node) {
   redraw();
 }
 
-int64_t IterationSpaceView::dotEstimate(const SymbolEnv& bounds, const std::string& x, const std::string& y) const {
+/// Everything a rebuild computes off the UI thread.
+struct IterationSpaceView::Built {
+  int generation = 0;
+  std::shared_ptr<const IterationSpace> space;  ///< null: nothing to draw (info says why)
+  QString info;
+  QStringList events;  ///< the memory events of the whole order
+  IterationPicture picture;
+};
+
+namespace {
+
+/// One line of the memory list per timeline event `indices`.
+QStringList memoryEventLines(const Graph& g, const IterationSpace& space, const std::vector<size_t>& indices) {
+  QStringList lines;
+  lines.reserve(static_cast<qsizetype>(indices.size()));
+  for (size_t i : indices) {
+    const ScheduleEvent& e = space.timeline[i];
+    lines << QStringLiteral("%1 %2  %3").arg(QLatin1String(scheduleEventWord(e.kind)), nodeLabel(g, e.node), bytesText(e.bytes));
+  }
+  if (std::none_of(space.timeline.begin(), space.timeline.end(),
+                   [](const ScheduleEvent& e) { return e.kind != ScheduleEvent::Kind::Exec; }))
+    lines << QObject::tr("No alloc/free in this schedule: every store lives for the whole run.");
+  return lines;
+}
+
+/// The instances a picture of `x` by `y` would have.
+int64_t dotEstimate(const Graph& g, const SymbolEnv& bounds, const std::string& x, const std::string& y) {
   int64_t n = 0;
-  for (const auto& [id, node] : program_->graph.nodes())
+  for (const auto& [id, node] : g.nodes())
     if (std::count(node.domain.begin(), node.domain.end(), x) || std::count(node.domain.begin(), node.domain.end(), y))
-      n += domainSize(program_->graph, node, bounds);
+      n += domainSize(g, node, bounds);
   return n;
 }
+
+QString tilingText(const IterationSpace& space) {
+  QString tiles;
+  for (const IterationTiling& t : space.tilings)
+    tiles += t.drawn ? QObject::tr(" Shaded: %1 tiles of BS = %2 positions of %3 (one block of a window each).")
+                           .arg(std::count_if(space.tiles.begin(), space.tiles.end(),
+                                              [&](const IterationTile& tile) { return &space.tilings[tile.tiling] == &t; }))
+                           .arg(t.blockSize)
+                           .arg(QString::fromStdString(t.dim))
+                     : QObject::tr(" Static tiles along %1 are not drawn (not an axis).").arg(QString::fromStdString(t.dim));
+  return tiles;
+}
+
+}  // namespace
 
 void IterationSpaceView::rebuild() {
   setPlaying(false);
   playback_.reset();
-  space_.reset();
+  space_.reset();  // freed off the UI thread (freedInBackground)
   replaying_ = false;
   options_.selectedDot = -1;
+  const int generation = ++generation_;
   if (!program_ || dimX_->currentIndex() < 0) {
     canvas_->setPicture(nullptr, options_, {});
     info_->setText(tr("No schedule yet."));
@@ -223,39 +272,57 @@ void IterationSpaceView::rebuild() {
   SymbolEnv bounds;
   for (auto it = bounds_.begin(); it != bounds_.end(); ++it) bounds[it.key().toStdString()] = it.value()->value();
   std::string x = dimX_->currentText().toStdString(), y = dimY_->currentData().toString().toStdString();
-  try {
-    if (int64_t n = dotEstimate(program_->graph.withDerivedBounds(bounds), x, y); n > kMaxDots) {
-      info_->setText(tr("%1 instances are too many to draw; lower the bounds.").arg(n));
-    } else {
-      space_ = buildIterationSpace(program_->graph, program_->loops, bounds, x, y);
-      playback_.emplace(*space_);
-      QString tiles;
-      for (const IterationTiling& t : space_->tilings)
-        tiles += t.drawn ? tr(" Shaded: %1 tiles of BS = %2 positions of %3 (one block of a window each).")
-                               .arg(std::count_if(space_->tiles.begin(), space_->tiles.end(),
-                                                  [&](const IterationTile& tile) { return &space_->tilings[tile.tiling] == &t; }))
-                               .arg(t.blockSize)
-                               .arg(QString::fromStdString(t.dim))
-                         : tr(" Static tiles along %1 are not drawn (not an axis).").arg(QString::fromStdString(t.dim));
-      info_->setText(tr("%1 instances, %2 dependences. Click a dot to name its statement; Step replays the schedule.%3")
-                         .arg(space_->dots.size())
-                         .arg(space_->arrows.size())
-                         .arg(tiles));
+  info_->setText(tr("Building the iteration space\u2026"));
+  ++building_;
+  auto* watcher = new QFutureWatcher<Built>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+    watcher->deleteLater();
+    --building_;
+    Built built = watcher->future().takeResult();
+    if (built.generation == generation_) install(std::move(built));
+    if (!building_) Q_EMIT spaceReady();
+  });
+  watcher->setFuture(runInBackground([program = program_, bounds, x, y, options = options_, generation] {
+    Built built;
+    built.generation = generation;
+    try {
+      if (int64_t n = dotEstimate(program->graph, program->graph.withDerivedBounds(bounds), x, y); n > kMaxDots) {
+        built.info = tr("%1 instances are too many to draw; lower the bounds.").arg(n);
+        return built;
+      }
+      built.space = freedInBackground(buildIterationSpace(program->graph, program->loops, bounds, x, y));
+      const IterationSpace& space = *built.space;
+      built.info = tr("%1 instances, %2 dependences. Click a dot to name its statement; Step replays the schedule.%3")
+                       .arg(space.dots.size())
+                       .arg(space.arrows.size())
+                       .arg(tilingText(space));
+      std::vector<size_t> memory;
+      for (size_t i = 0; i < space.timeline.size(); ++i)
+        if (space.timeline[i].kind != ScheduleEvent::Kind::Exec) memory.push_back(i);
+      built.events = memoryEventLines(program->graph, space, memory);
+      built.picture = drawIterationPicture(space, options);
+    } catch (const std::exception& e) {
+      built.space.reset();
+      built.info = QString::fromStdString(e.what());
     }
-  } catch (const std::exception& e) {
-    info_->setText(QString::fromStdString(e.what()));
-  }
-  redraw();
+    return built;
+  }));
+}
+
+void IterationSpaceView::install(Built built) {
+  space_ = std::move(built.space);
+  info_->setText(built.info);
+  if (!space_) return redraw();
+  playback_.emplace(*space_);
+  canvas_->setPicture(space_.get(), options_, std::move(built.picture));
+  events_->setStringList(built.events);
+  eventsView_->scrollToBottom();
+  stepLabel_->setText(stepText());
 }
 
 void IterationSpaceView::redraw() {
   options_.step = replaying_ && playback_ ? playback_->stepsTaken() : -1;
-  if (space_) {
-    std::string svg = renderIterationSpaceSvg(*space_, options_);
-    canvas_->setPicture(&*space_, options_, QByteArray::fromStdString(svg));
-  } else {
-    canvas_->setPicture(nullptr, options_, {});
-  }
+  canvas_->setPicture(space_.get(), options_, space_ ? drawIterationPicture(*space_, options_) : IterationPicture{});
   stepLabel_->setText(stepText());
   showEvents();
 }
@@ -272,34 +339,19 @@ QString IterationSpaceView::stepText() const {
 }
 
 void IterationSpaceView::showEvents() {
-  events_->clear();
-  if (!space_) return;
+  if (!space_) return events_->setStringList({});
   std::vector<size_t> shown;
   if (replaying_) shown = playback_->memoryEvents();
   else
     for (size_t i = 0; i < space_->timeline.size(); ++i)
       if (space_->timeline[i].kind != ScheduleEvent::Kind::Exec) shown.push_back(i);
-  for (size_t i : shown) {
-    const ScheduleEvent& e = space_->timeline[i];
-    events_->addItem(QStringLiteral("%1 %2  %3")
-                         .arg(QLatin1String(scheduleEventWord(e.kind)), nodeLabel(program_->graph, e.node), bytesText(e.bytes)));
-  }
-  bool any = std::any_of(space_->timeline.begin(), space_->timeline.end(),
-                         [](const ScheduleEvent& e) { return e.kind != ScheduleEvent::Kind::Exec; });
-  if (!any) {
-    events_->addItem(tr("No alloc/free in this schedule: every store lives for the whole run."));
-    events_->item(0)->setFlags(Qt::NoItemFlags);
-  }
-  events_->scrollToBottom();
+  events_->setStringList(memoryEventLines(program_->graph, *space_, shown));
+  eventsView_->scrollToBottom();
 }
 
 QString IterationSpaceView::infoText() const { return info_->text(); }
 
-QStringList IterationSpaceView::eventLines() const {
-  QStringList lines;
-  for (int i = 0; i < events_->count(); ++i) lines << events_->item(i)->text();
-  return lines;
-}
+QStringList IterationSpaceView::eventLines() const { return events_->stringList(); }
 
 void IterationSpaceView::step() {
   if (!playback_) return;

@@ -31,7 +31,8 @@ class QCheckBox;
 class QComboBox;
 class QHBoxLayout;
 class QLabel;
-class QListWidget;
+class QListView;
+class QStringListModel;
 class QPushButton;
 class QSpinBox;
 class QTimer;
@@ -56,7 +57,9 @@ public:
   void highlightNode(int node);
 
   /// The model on screen (null when there is none, e.g. bounds too large).
-  const tempo::IterationSpace* space() const { return space_ ? &*space_ : nullptr; }
+  const tempo::IterationSpace* space() const { return space_.get(); }
+  /// True while the space for the current choices is built (in the background).
+  bool isBuilding() const { return building_ > 0; }
   const tempo::IterationPlayback* playback() const { return playback_ ? &*playback_ : nullptr; }
   QString infoText() const;
   QString stepText() const;
@@ -74,19 +77,25 @@ public Q_SLOTS:
 
 Q_SIGNALS:
   void nodeActivated(int nodeId, int line, int col, int endLine, int endCol);
+  /// The space for the current choices is on screen (or the reason there is none).
+  void spaceReady();
 
 private:
   void rebuildControls();
+  struct Built;
+  /// Builds the space, its picture and memory list in the background; install() shows them.
   void rebuild();
+  void install(Built built);
   void redraw();
   void showEvents();
-  int64_t dotEstimate(const tempo::SymbolEnv& bounds, const std::string& x, const std::string& y) const;
 
   std::shared_ptr<const tempo::CompiledProgram> program_;
-  std::optional<tempo::IterationSpace> space_;
+  std::shared_ptr<const tempo::IterationSpace> space_;
   std::optional<tempo::IterationPlayback> playback_;
   tempo::IterationSvgOptions options_;
   bool replaying_ = false;  ///< false: every dot filled (the whole order)
+  int generation_ = 0;      ///< of the latest rebuild request
+  int building_ = 0;        ///< rebuilds running
 
   QComboBox* dimX_;
   QComboBox* dimY_;
@@ -96,7 +105,8 @@ private:
   QPushButton* play_;
   QLabel* stepLabel_;
   QLabel* info_;
-  QListWidget* events_;
+  QStringListModel* events_;
+  QListView* eventsView_;
   IterationCanvas* canvas_;
   QTimer* timer_;
 };

@@ -20,12 +20,11 @@ QTextCharFormat styleOf(ThemeColor role, bool bold = false) {
 
 ScheduleHighlighter::ScheduleHighlighter(QTextDocument* document) : QSyntaxHighlighter(document) {}
 
-void ScheduleHighlighter::refresh() {
+void ScheduleHighlighter::setLoopText(const QString& text) {
   loopVars_.clear();
   static const QRegularExpression forVar(QStringLiteral("\\bfor (\\w+) in\\b"));
-  auto it = forVar.globalMatch(document()->toPlainText());
+  auto it = forVar.globalMatch(text);
   while (it.hasNext()) loopVars_.insert(it.next().captured(1));
-  rehighlight();
 }
 
 void ScheduleHighlighter::highlightBlock(const QString& text) {

@@ -18,8 +18,9 @@ class ScheduleHighlighter : public QSyntaxHighlighter {
   Q_OBJECT
 public:
   explicit ScheduleHighlighter(QTextDocument* document);
-  /// Re-reads the loop variables from the whole document and re-colours.
-  void refresh();
+  /// Reads the loop variables of `text`, the text about to be set on the
+  /// document (setting it colours it once, with them).
+  void setLoopText(const QString& text);
 
 protected:
   void highlightBlock(const QString& text) override;

@@ -1,5 +1,7 @@
 #include "schedule/ScheduleView.h"
 
+#include "common/Background.h"
+
 #include "executor/CompiledEngine.h"
 #include "executor/StoragePlanner.h"
 #include "pass/PassRegistry.h"
@@ -15,7 +17,6 @@
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace tempo::views {
 
@@ -87,6 +88,8 @@ ScheduleView::ScheduleView(QWidget* parent) : QWidget(parent) {
 
 ScheduleView::~ScheduleView() = default;
 
+bool ScheduleView::isCompiling() const { return pending_ > 0 || iteration_->isBuilding(); }
+
 void ScheduleView::setProgram(std::shared_ptr<const FrontendResult> program) {
   if (!program || !program->ok()) {
     status_->setText(tr("The program has errors; the schedule shown is the last one that compiled."));
@@ -98,17 +101,17 @@ void ScheduleView::setProgram(std::shared_ptr<const FrontendResult> program) {
   auto* watcher = new QFutureWatcher<Result>(this);
   connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher] {
     --pending_;
-    Result r = watcher->result();
+    Result r = watcher->future().takeResult();
     watcher->deleteLater();
     if (r.generation == generation_) install(r);
   });
-  watcher->setFuture(QtConcurrent::run([program, generation, blockSize = blockSize_->value()]() {
+  watcher->setFuture(runInBackground([program, generation, blockSize = blockSize_->value()]() {
     Result r;
     r.generation = generation;
     try {
       PassContext context;
       if (blockSize > 0) context.options["block-size"] = std::to_string(blockSize);
-      auto compiled = std::make_shared<CompiledProgram>(compileProgram(program->graph, defaultPipeline(), context));
+      auto compiled = freedInBackground(compileProgram(program->graph, defaultPipeline(), context));
       r.text = QString::fromStdString(printLoopProgram(compiled->graph, compiled->loops));
       std::string error;
       if (std::optional<SymbolEnv> bounds = resolveBounds(compiled->graph, {}, error)) {
@@ -132,8 +135,8 @@ void ScheduleView::install(const Result& r) {
   }
   compiled_ = r.compiled;
   const Graph& g = compiled_->graph;
-  code_->setPlainText(r.text);
-  highlighter_->refresh();
+  highlighter_->setLoopText(r.text);
+  code_->setPlainText(r.text);  // coloured once, as it is set
   QMap<int, QString> notes, tips;
   QStringList lines = r.text.split('\n');
   for (int i = 0; i < lines.size(); ++i) {

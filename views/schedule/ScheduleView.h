@@ -46,7 +46,8 @@ public:
   void setBlockSize(int blockSize);
   int blockSize() const;
 
-  bool isCompiling() const { return pending_ > 0; }
+  /// True while a schedule or its iteration space is computed in the background.
+  bool isCompiling() const;
   /// The loop text shown (printLoopProgram of the compiled program).
   QString loopText() const;
   /// The side note of a text line ("" if none).
