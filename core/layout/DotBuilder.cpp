@@ -48,7 +48,8 @@ std::string groupSummary(const Graph& g, const std::vector<NodeId>& members) {
 
 class Builder {
 public:
-  Builder(const Graph& g, const LayoutOptions& o, Agraph_t* root) : g_(g), o_(o), root_(root) {}
+  Builder(const Graph& g, const LayoutOptions& o, Agraph_t* root, const DotEdgeLabels& labels)
+      : g_(g), o_(o), labels_(labels), root_(root) {}
 
   DotGraph build() {
     setDefaults();
@@ -239,7 +240,8 @@ private:
     le.temporal = isTemporalEdge(g_, e);
     le.conditional = !e.condition.isAlways();
     Agedge_t* ae = connect(from, to, "e" + std::to_string(e.id) + (part ? "_" + std::to_string(part) : ""));
-    if (!le.label.empty()) setAttr(ae, "label", dotLabel(le.label));
+    if (!le.label.empty() && labels_.drawn)
+      setAttr(ae, labels_.external.count(out_.layout.edges.size()) ? "xlabel" : "label", dotLabel(le.label));
     if (le.temporal) setAttr(ae, "style", "dashed");
     if (le.conditional) {
       setAttr(ae, "color", kConditionalEdgeColor);
@@ -275,6 +277,7 @@ private:
 
   const Graph& g_;
   const LayoutOptions& o_;
+  const DotEdgeLabels& labels_;
   Agraph_t* root_;
   DotGraph out_;
   std::map<int, int> groupSizes_;
@@ -285,8 +288,8 @@ private:
 
 }  // namespace
 
-DotGraph buildDotGraph(const Graph& g, const LayoutOptions& options, Agraph_s* root) {
-  return Builder(g, options, root).build();
+DotGraph buildDotGraph(const Graph& g, const LayoutOptions& options, Agraph_s* root, const DotEdgeLabels& labels) {
+  return Builder(g, options, root, labels).build();
 }
 
 }  // namespace tempo

@@ -8,12 +8,15 @@
 // the attributes of GraphStyle.h so a Graphviz render (SVG/PNG) and the
 // studio's view look alike. The result pairs every Graphviz object with the
 // GraphLayout element it becomes, whose geometry GraphLayout.cpp fills in
-// after the layout has run.
+// after the layout has run. DotEdgeLabels says how edge labels go to
+// Graphviz: none (a probe layout), or as external labels (`xlabel`) for the
+// edges `dot` draws flat (see GraphLayout.cpp).
 #pragma once
 
 #include "layout/GraphLayout.h"
 #include "layout/GraphvizSession.h"
 
+#include <set>
 #include <vector>
 
 namespace tempo {
@@ -25,7 +28,13 @@ struct DotGraph {
   std::vector<Agraph_s*> clusters;   ///< parallel to layout.clusters
 };
 
+/// How edge labels are handed to Graphviz.
+struct DotEdgeLabels {
+  bool drawn = true;          ///< false: edges carry no labels
+  std::set<size_t> external;  ///< edges (indices into layout.edges) labelled with `xlabel`, not `label`
+};
+
 /// Fills `root` (an empty directed graph) with `g`.
-DotGraph buildDotGraph(const Graph& g, const LayoutOptions& options, Agraph_s* root);
+DotGraph buildDotGraph(const Graph& g, const LayoutOptions& options, Agraph_s* root, const DotEdgeLabels& labels = {});
 
 }  // namespace tempo

@@ -49,8 +49,28 @@ void readGeometry(DotGraph& dg, Agraph_t* root) {
       }
     }
     if (textlabel_t* lab = ED_label(e); lab && lab->set) le.labelCenter = flip(lab->pos);
+    if (textlabel_t* lab = ED_xlabel(e); lab && lab->set) le.labelCenter = flip(lab->pos);
   }
   for (size_t i = 0; i < out.clusters.size(); ++i) out.clusters[i].rect = flip.rect(GD_bb(dg.clusters[i]));
+}
+
+/// How to hand `g`'s edge labels to Graphviz so that `dot` can lay it out.
+/// Graphviz 2.42 (Debian 12) corrupts its heap when, in a graph with
+/// clusters, an edge drawn flat (both ends on one rank: dot makes some edges
+/// across a cluster's border flat) carries a label: flat_edges() reallocates
+/// the rank array the clusters still point into, and gvFreeLayout frees the
+/// stale pointer (the REINFORCE graphs crashed the studio). So a graph with
+/// clusters is first laid out without edge labels to find its flat edges,
+/// which then carry their labels as `xlabel`s, placed after the layout.
+DotEdgeLabels safeEdgeLabels(const Graph& g, const LayoutOptions& options) {
+  GraphvizSession probe;
+  DotGraph dg = buildDotGraph(g, options, probe.graph(), DotEdgeLabels{false, {}});
+  if (dg.clusters.empty()) return {};
+  probe.layout();
+  DotEdgeLabels labels;
+  for (size_t i = 0; i < dg.edges.size(); ++i)
+    if (ND_rank(agtail(dg.edges[i])) == ND_rank(aghead(dg.edges[i]))) labels.external.insert(i);
+  return labels;
 }
 
 }  // namespace
@@ -68,8 +88,9 @@ int GraphLayout::indexOfNode(NodeId id) const {
 }
 
 GraphLayout layoutGraph(const Graph& g, const LayoutOptions& options) {
+  DotEdgeLabels labels = safeEdgeLabels(g, options);
   GraphvizSession session;
-  DotGraph dg = buildDotGraph(g, options, session.graph());
+  DotGraph dg = buildDotGraph(g, options, session.graph(), labels);
   session.layout();
   readGeometry(dg, session.graph());
   return std::move(dg.layout);
@@ -77,8 +98,9 @@ GraphLayout layoutGraph(const Graph& g, const LayoutOptions& options) {
 
 std::string renderGraph(const Graph& g, const std::string& format, const LayoutOptions& options) {
   if (format != "svg" && format != "png") throw GraphLayoutError("cannot render format '" + format + "' (svg or png)");
+  DotEdgeLabels labels = safeEdgeLabels(g, options);
   GraphvizSession session;
-  buildDotGraph(g, options, session.graph());
+  buildDotGraph(g, options, session.graph(), labels);
   session.layout();
   return session.render(format);
 }

@@ -110,9 +110,6 @@ private Q_SLOTS:
     MainWindow window(testOptions());
     window.show();
     for (const QString& path : allExamples()) {
-      // Known bug (docs/studio.md): Graphviz frees an invalid pointer laying out the
-      // fusion-grouped graphs of the REINFORCE examples; left out until it is fixed.
-      if (path.contains(QStringLiteral("/rl/"))) continue;
       CheckedProgram result = openAndWait(window, path);
       QVERIFY2(result, qPrintable(path));
       QVERIFY2(result->diags.empty(), qPrintable(QString::fromStdString(result->renderedDiagnostics())));

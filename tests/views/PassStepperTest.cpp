@@ -107,8 +107,6 @@ private Q_SLOTS:
   }
   void listsEveryPassAndMarksTheChangedOnes() {
     QFETCH(QString, path);
-    if (path.contains(QStringLiteral("/rl/")))
-      QSKIP("known bug (docs/studio.md): Graphviz frees an invalid pointer laying out the REINFORCE graphs");
     open(path);
     // The truth, from the engine directly.
     Graph g = compileProgram(path)->graph;
