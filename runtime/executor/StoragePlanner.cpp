@@ -119,6 +119,19 @@ bool isLoopVar(const IndexExpr& e, const ForStmt* f) {
   return s && s->name == f->var;
 }
 
+/// `e - v` when `e` is `f`'s variable v plus an offset that no loop of `site`
+/// changes (a bound such as `I`: isl may run iteration i at c0 = i + I); nullopt otherwise.
+std::optional<IndexExpr::Linear> offsetFromLoop(const IndexExpr& e, const ForStmt* f, const std::vector<const ForStmt*>& loops) {
+  auto lin = e.linear();
+  if (!lin) return std::nullopt;
+  auto var = std::find_if(lin->coeffs.begin(), lin->coeffs.end(), [&](const auto& c) { return c.first.name == f->var; });
+  if (var == lin->coeffs.end() || var->second != 1) return std::nullopt;
+  lin->coeffs.erase(var);
+  for (const auto& [sym, coeff] : lin->coeffs)
+    if (std::any_of(loops.begin(), loops.end(), [&](const ForStmt* l) { return l->var == sym.name; })) return std::nullopt;
+  return lin;
+}
+
 class Planner {
 public:
   Planner(const Graph& g, const LoopProgram& p) : g_(g) {
@@ -219,17 +232,15 @@ private:
     }
   }
 
-  /// Look-backs along dim d over all reads (identity elsewhere), or nullopt.
+  /// Look-backs along dim d over all reads, or nullopt. The reads along the
+  /// other dims may be anything: a circular store keeps their whole extent in
+  /// each of its slots (outerLoopsPinned asks more of a dim a loop pins).
   std::optional<std::pair<int64_t, int64_t>> lookbackRange(const Node& n, const std::vector<const Edge*>& users,
                                                            size_t d) const {
     if (users.empty()) return std::nullopt;
     int64_t minK = INT64_MAX, maxK = INT64_MIN;
     for (const Edge* e : users) {
       if (e->index.size() != n.domain.size()) return std::nullopt;
-      for (size_t i = 0; i < n.domain.size(); ++i) {
-        if (i == d) continue;
-        if (!isIdentityAtom(e->index[i], n.domain[i])) return std::nullopt;
-      }
       auto r = lookbacks(e->index[d], n.domain[d]);
       if (!r) return std::nullopt;
       minK = std::min(minK, r->first);
@@ -239,15 +250,20 @@ private:
     return std::make_pair(minK, maxK);
   }
 
-  /// `n` and every reader execute inside one loop over n's dim d, in the direction of the reads.
+  /// `n` and every reader execute inside one loop over n's dim d, in the
+  /// direction of the reads, all at the same offset from the loop's variable
+  /// (coordinate = variable + offset: one coordinate per iteration, in order).
   bool circularSafe(const Node& n, const std::vector<const Edge*>& users, size_t d, int direction) const {
     const std::vector<Site>& own = sites_.at(n.id);
     const ForStmt* loop = nullptr;
+    std::optional<IndexExpr::Linear> offset;
     for (const ForStmt* f : own.front().loops)
-      if (isLoopVar(own.front().exec->point[d], f)) loop = f;
+      if (auto o = offsetFromLoop(own.front().exec->point[d], f, own.front().loops)) loop = f, offset = o;
     if (!loop || (direction > 0 && loop->step <= 0) || (direction < 0 && loop->step >= 0)) return false;
     auto inLoop = [&](const Site& s, const IndexExpr& coord) {
-      return std::find(s.loops.begin(), s.loops.end(), loop) != s.loops.end() && isLoopVar(coord, loop);
+      if (std::find(s.loops.begin(), s.loops.end(), loop) == s.loops.end()) return false;
+      auto o = offsetFromLoop(coord, loop, s.loops);
+      return o && o->coeffs == offset->coeffs && o->constant == offset->constant;
     };
     for (const Site& s : own)
       if (!inLoop(s, s.exec->point[d])) return false;
@@ -264,9 +280,10 @@ private:
   }
 
   /// Each loop around `loop` runs over one of n's other dims, for n and all
-  /// its readers: then the points with the same other coordinates are all
-  /// written and read in one run of `loop`, in its order (a loop around it
-  /// that n does not vary over would run `loop` again and overwrite the window).
+  /// its readers, and every read along that dim is the identity: then the
+  /// points with the same coordinate there are all written and read in one
+  /// run of `loop`, in its order (a loop around it that n does not vary over,
+  /// or a read of another run's coordinate, would find the window overwritten).
   bool outerLoopsPinned(const Node& n, const std::vector<const Edge*>& users, size_t d, const ForStmt* loop) const {
     const Site& first = sites_.at(n.id).front();
     for (const ForStmt* outer : first.loops) {
@@ -275,6 +292,9 @@ private:
       for (size_t i = 0; i < n.domain.size() && pinned < 0; ++i)
         if (i != d && isLoopVar(first.exec->point[i], outer)) pinned = static_cast<int>(i);
       if (pinned < 0 || !allRunAt(n, users, n.domain[pinned], outer)) return false;
+      const size_t p = static_cast<size_t>(pinned);
+      if (!std::all_of(users.begin(), users.end(), [&](const Edge* e) { return isIdentityAtom(e->index[p], n.domain[p]); }))
+        return false;
     }
     return false;  // unreachable: `loop` encloses the first site
   }

@@ -8,13 +8,16 @@
 //    that runs whenever the reader reads (its If guards are the reader's, or
 //    isl proves them implied by the reader's guards, loop ranges and edge
 //    condition);
-//  - circular(d, K): every read is identity on the other dims and reads along
-//    d only coordinates `d - k` with 0 <= k < K (points `t - 1`, windows
-//    `max(0, t - W + 1):t + 1`), the node and all its readers execute inside
-//    one forward loop whose variable is their coordinate along d (a backward
-//    loop with look-ahead reads `d + k` works the same way), and every loop
-//    around that one runs over another dim of the node, for it and its readers
-//    alike (else the loop along d runs again and overwrites the window);
+//  - circular(d, K): every read along d reads only coordinates `d - k` with
+//    0 <= k < K (points `t - 1`, windows `max(0, t - W + 1):t + 1`; the other
+//    dims may be read anyhow, a slot keeps their whole extent: a training
+//    step's values over (i, b, t), summed over b and t at the same i, keep
+//    one iteration), the node and all its readers execute inside one forward
+//    loop whose variable is their coordinate along d (a backward loop with
+//    look-ahead reads `d + k` works the same way), and every loop around that
+//    one runs over another dim of the node, for it and its readers alike,
+//    read there at the identity (else the loop along d runs again and
+//    overwrites the window);
 //  - whole otherwise (outputs, growing windows, anything not recognised).
 // A wrong plan cannot give wrong numbers: the stores check every read and
 // raise an ExecError. Each spec carries its predicted bytes at the given
