@@ -50,7 +50,9 @@ struct StallMeter {
       if (wall > maxWallMs) maxWallMs = wall, cpuInMax = cpu, runDelayInMax = waiting;
       maxCpuMs = std::max(maxCpuMs, cpu);
       maxSleepMs = std::max(maxSleepMs, wall - cpu - waiting);
-      maxGlobalPoolThreads = std::max(maxGlobalPoolThreads, QThreadPool::globalInstance()->activeThreadCount());
+      if (QThreadPool::globalInstance()->activeThreadCount() == 0) globalPoolBusySince_ = -1;
+      else if (globalPoolBusySince_ < 0) globalPoolBusySince_ = now.wallMs;
+      else maxGlobalPoolBusyMs = std::max(maxGlobalPoolBusyMs, now.wallMs - globalPoolBusySince_);
       last_ = now;
     });
     timer_.start(5);
@@ -63,7 +65,9 @@ struct StallMeter {
   qint64 runDelayInMax = 0;  ///< its time runnable but not on a core in that gap
   qint64 maxCpuMs = 0;       ///< the most CPU time the UI thread spent in one gap
   qint64 maxSleepMs = 0;     ///< the longest the UI thread slept in one gap (the timer's period included)
-  int maxGlobalPoolThreads = 0;  ///< busy threads of Qt's global pool seen at a tick
+  /// The longest Qt's global pool stayed busy, from tick to tick: Qt's own
+  /// painting uses it for moments, a check or a layout would hold it for seconds.
+  qint64 maxGlobalPoolBusyMs = 0;
 
 private:
   struct Sample {
@@ -83,6 +87,7 @@ private:
   QElapsedTimer wall_;
   QTimer timer_;
   Sample last_{};
+  qint64 globalPoolBusySince_ = -1;
 };
 
 CheckedProgram openAndWait(MainWindow& window, const QString& path) {
@@ -256,7 +261,7 @@ private Q_SLOTS:
             meter.totalMs());
       QVERIFY2(meter.maxCpuMs < 50, qPrintable(QStringLiteral("%1 ms of UI-thread CPU").arg(meter.maxCpuMs)));
       // The studio's work stays off Qt's global pool: the raster engine paints with it and waits.
-      QCOMPARE(meter.maxGlobalPoolThreads, 0);
+      QVERIFY2(meter.maxGlobalPoolBusyMs < 50, qPrintable(QStringLiteral("global pool busy %1 ms").arg(meter.maxGlobalPoolBusyMs)));
       QVERIFY2(meter.maxSleepMs < 50, qPrintable(QStringLiteral("the UI thread slept %1 ms").arg(meter.maxSleepMs)));
       bestWall = std::min(bestWall, meter.maxWallMs);
     }
