@@ -1,7 +1,7 @@
 // GraphView: the studio's dependence graph view.
 //
-// Shows an SDG laid out by Graphviz (core/layout, run off the UI thread with
-// QtConcurrent; the old picture stays until the new one is ready) in a
+// Shows an SDG laid out by Graphviz (core/layout, run off the UI thread by
+// runInBackground; the old picture stays until the new one is ready) in a
 // zoomable, pannable canvas: boxes shaped and coloured by op class, labelled
 // with op, name, spatial type and domain; edges labelled with their index
 // atoms and conditions, temporal reads dashed, conditional ones coloured.

@@ -12,7 +12,10 @@
 // get no box: they follow from the others. Clicking a dot names it ("statement %7 h at (b=1, t=3) —
 // line 17"), draws its dependences in red and emits nodeActivated with the
 // node's source range. The picture is compiler/iteration's model and SVG,
-// so it is exactly what `tempo schedule --iteration-space` draws.
+// so it is exactly what `tempo schedule --iteration-space` draws. A new
+// schedule, dimension or bound rebuilds the model, its picture and its
+// memory list in the background (isBuilding, spaceReady); replay steps
+// redraw on the UI thread.
 #pragma once
 
 #ifndef Q_MOC_RUN  // moc cannot parse the C++20 library headers these pull in
