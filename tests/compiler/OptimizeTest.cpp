@@ -130,31 +130,32 @@ void adamStep(Vec& p, const Vec& grad, int t, Vec& m, Vec& v, double lr, double 
   }
 }
 
-TEST(Optimize, AdamFollowsTorchOptimAdam) {
-  Graph g = quadratic("adam(lr=0.1, betas=(0.8, 0.99), eps=1e-3, weight_decay=0.01)");
+/// torch.optim.Adam's (or AdamW's, `decoupled`) hyper-parameters.
+struct AdamSettings {
+  double lr, beta1, beta2, eps, weightDecay;
+  bool decoupled;
+};
+
+/// The program `optimizer` trains the quadratic along the trajectory of adamStep with `s`.
+void expectAdamTrajectory(const std::string& optimizer, const AdamSettings& s, const std::string& label) {
+  Graph g = quadratic(optimizer);
   Vec m, v;
   Trajectory want = quadraticTrajectory(initial(g), target(g), 6, [&](Vec& p, const Vec& grad, int t) {
-    adamStep(p, grad, t, m, v, 0.1, 0.8, 0.99, 1e-3, 0.01, false);
+    adamStep(p, grad, t, m, v, s.lr, s.beta1, s.beta2, s.eps, s.weightDecay, s.decoupled);
   });
-  expectTrajectory(g, want, "adam");
+  expectTrajectory(g, want, label);
 }
 
-TEST(Optimize, AdamDefaults) {
-  Graph g = quadratic("adam()");
-  Vec m, v;
-  Trajectory want = quadraticTrajectory(initial(g), target(g), 6, [&](Vec& p, const Vec& grad, int t) {
-    adamStep(p, grad, t, m, v, 1e-3, 0.9, 0.999, 1e-8, 0, false);
-  });
-  expectTrajectory(g, want, "adam defaults");
+TEST(Optimize, AdamFollowsTorchOptimAdam) {
+  expectAdamTrajectory("adam(lr=0.1, betas=(0.8, 0.99), eps=1e-3, weight_decay=0.01)", {0.1, 0.8, 0.99, 1e-3, 0.01, false},
+                       "adam");
 }
+
+TEST(Optimize, AdamDefaults) { expectAdamTrajectory("adam()", {1e-3, 0.9, 0.999, 1e-8, 0, false}, "adam defaults"); }
 
 TEST(Optimize, AdamWDecaysTheWeightsApart) {
-  Graph g = quadratic("adamw(lr=0.05, betas=(0.9, 0.95), eps=1e-6, weight_decay=0.5)");
-  Vec m, v;
-  Trajectory want = quadraticTrajectory(initial(g), target(g), 6, [&](Vec& p, const Vec& grad, int t) {
-    adamStep(p, grad, t, m, v, 0.05, 0.9, 0.95, 1e-6, 0.5, true);
-  });
-  expectTrajectory(g, want, "adamw");
+  expectAdamTrajectory("adamw(lr=0.05, betas=(0.9, 0.95), eps=1e-6, weight_decay=0.5)", {0.05, 0.9, 0.95, 1e-6, 0.5, true},
+                       "adamw");
 }
 
 TEST(Optimize, ClipNormScalesTheGlobalGradientNorm) {

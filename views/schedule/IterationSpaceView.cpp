@@ -220,6 +220,14 @@ struct IterationSpaceView::Built {
 
 namespace {
 
+/// The memory events (alloc, free, swap) of the whole order: indices into the timeline.
+std::vector<size_t> memoryEvents(const IterationSpace& space) {
+  std::vector<size_t> memory;
+  for (size_t i = 0; i < space.timeline.size(); ++i)
+    if (space.timeline[i].kind != ScheduleEvent::Kind::Exec) memory.push_back(i);
+  return memory;
+}
+
 /// One line of the memory list per timeline event `indices`.
 QStringList memoryEventLines(const Graph& g, const IterationSpace& space, const std::vector<size_t>& indices) {
   QStringList lines;
@@ -265,7 +273,6 @@ void IterationSpaceView::rebuild() {
   options_.selectedDot = -1;
   const int generation = ++generation_;
   if (!program_ || dimX_->currentIndex() < 0) {
-    canvas_->setPicture(nullptr, options_, {});
     info_->setText(tr("No schedule yet."));
     return redraw();
   }
@@ -296,10 +303,7 @@ void IterationSpaceView::rebuild() {
                        .arg(space.dots.size())
                        .arg(space.arrows.size())
                        .arg(tilingText(space));
-      std::vector<size_t> memory;
-      for (size_t i = 0; i < space.timeline.size(); ++i)
-        if (space.timeline[i].kind != ScheduleEvent::Kind::Exec) memory.push_back(i);
-      built.events = memoryEventLines(program->graph, space, memory);
+      built.events = memoryEventLines(program->graph, space, memoryEvents(space));
       built.picture = drawIterationPicture(space, options);
     } catch (const std::exception& e) {
       built.space.reset();
@@ -340,12 +344,8 @@ QString IterationSpaceView::stepText() const {
 
 void IterationSpaceView::showEvents() {
   if (!space_) return events_->setStringList({});
-  std::vector<size_t> shown;
-  if (replaying_) shown = playback_->memoryEvents();
-  else
-    for (size_t i = 0; i < space_->timeline.size(); ++i)
-      if (space_->timeline[i].kind != ScheduleEvent::Kind::Exec) shown.push_back(i);
-  events_->setStringList(memoryEventLines(program_->graph, *space_, shown));
+  events_->setStringList(
+      memoryEventLines(program_->graph, *space_, replaying_ ? playback_->memoryEvents() : memoryEvents(*space_)));
   eventsView_->scrollToBottom();
 }
 
