@@ -2,6 +2,7 @@
 
 #include "executor/MemoryPlacement.h"
 #include "executor/SwapPlacement.h"
+#include "pass/PassRegistry.h"
 #include "schedule/LoopAstJson.h"
 #include "schedule/Scheduler.h"
 #include "tempo/Cli.h"
@@ -64,13 +65,16 @@ CLI::App* addScheduleCommand(CLI::App& app, ScheduleOptionsCli& options) {
       ->type_name("X[,Y]");
   cmd->add_option("--set", options.sets, "Bound for the drawing, e.g. --set T=8 (repeatable)")->type_name("NAME=INT");
   cmd->add_option("--block-size", options.blockSize,
-                  "Static tiling's block size for --iteration-space (default: the cost model's); tiles are shaded")
+                  "Static tiling's block size for --iteration-space and --optimized (default: the cost model's); tiles are shaded")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--output,-o", options.output, "Write to FILE instead of stdout (required for png)")
       ->type_name("FILE");
   cmd->add_option("--memory-budget", options.memoryBudget,
                   "Add swap_out / swap_in statements to stay under BYTES (k/M/G suffixes) at the default bounds")
       ->type_name("BYTES");
+  cmd->add_flag("--optimized", options.optimized,
+                "Schedule the program after the pass pipeline: the loops and stores `tempo run` executes "
+                "(--block-size applies)");
   return cmd;
 }
 
@@ -91,7 +95,16 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
   }
   FrontendResult program = compileReporting(options.file, err);
   if (!program.ok()) return kExitProgramErrors;
-  const Graph& g = program.graph;
+  Graph g = program.graph;
+  if (options.optimized) {
+    PassContext context = passContextFor(options.blockSize);
+    try {
+      defaultPipeline().run(g, context);
+    } catch (const PassError& e) {
+      err << options.file << ": error: the pass pipeline failed: " << e.what() << "\n";
+      return kExitRuntime;
+    }
+  }
   IslContext ctx;
   ScheduleOptions scheduleOptions;
   if (options.fallback) scheduleOptions.algorithm = ScheduleOptions::Algorithm::Fallback;

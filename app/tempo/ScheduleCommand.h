@@ -28,6 +28,7 @@ struct ScheduleOptionsCli {
   int64_t blockSize = 0;          ///< static tiling's block size for the drawing (0: the cost model's)
   std::string output;             ///< "" = stdout
   std::string memoryBudget;  ///< "" = none; else bytes with an optional k/M/G suffix (at the default bounds)
+  bool optimized = false;    ///< schedule the graph after the default pass pipeline (what `tempo run` executes)
 };
 
 /// Registers the `schedule` subcommand on `app`, filling `options` when parsed.

@@ -175,6 +175,25 @@ struct Builder {
     return out;
   }
 
+  /// The window's own newest position in a block read: its stop - 1 (time
+  /// forwards) or its start (backwards), taken from the operand of the min / max
+  /// that is not the block's edge. Blocks that end before it get no proximity
+  /// (their values are old); the one holding it pulls the reader next to its
+  /// producer, as the newest element of an untiled slice does.
+  static IndexExpr blockNewest(const IndexAtom& a, bool forward) {
+    const IndexExpr& bound = forward ? *a.stop : a.start;
+    const IndexExpr edge = forward ? a.block->first + IndexExpr(a.block->size) : a.block->first;
+    const bool split = bound.kind() == (forward ? IndexExpr::Kind::Min : IndexExpr::Kind::Max);
+    IndexExpr pick = bound;
+    if (split)
+      for (const IndexExpr& o : bound.operands())
+        if (!(o == edge)) {
+          pick = o;
+          break;
+        }
+    return forward ? pick - 1 : pick;
+  }
+
   void addDependence(const Edge& e) {
     const Node& producer = g.node(e.producer);
     const Node& consumer = g.node(e.consumer);
@@ -200,12 +219,13 @@ struct Builder {
         if (a.isBlock()) {
           // A block read: `max(l1, l2) <= q < min(h1, h2)` as one conjunction of
           // its operands (one basic map for isl, not a piece per min / max
-          // branch), and for proximity the same range: the block's values are
-          // all read together, and a block outside the window reads nothing.
+          // branch); for proximity the part of the same range at the window's
+          // newest position (blockNewest): a whole range of distances keeps isl
+          // from fusing the reader's loop with its producer's.
           std::string range = blockRange(a, q, naming, where);
           exact.push_back(range);
-          last.push_back(range);
-          first.push_back(range);
+          last.push_back(range + " and " + q + " = " + naming.expr(blockNewest(a, true), where));
+          first.push_back(range + " and " + q + " = " + naming.expr(blockNewest(a, false), where));
           continue;
         }
         exact.push_back(naming.expr(a.start, where) + " <= " + q + " < " + naming.expr(*a.stop, where));

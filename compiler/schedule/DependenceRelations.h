@@ -12,10 +12,12 @@
 // after the newest value it reads") each slice is reduced to one element,
 // its newest — the last one (hi - 1) when time runs forwards, the first one
 // (lo) when it runs backwards; which is right is only known once scheduled,
-// so both are kept. A block read of static tiling (IndexAtom::blockOf) keeps
-// its whole range for proximity too, written as one conjunction (no piece
-// per min / max), which keeps isl's problem small. All texts are isl's normalised printed forms, which isl
-// can read back.
+// so both are kept. A block read of static tiling (IndexAtom::blockOf) is
+// written as one conjunction of its range (no piece per min / max), which
+// keeps isl's problem small; its proximity is that range at the window's own
+// newest position (a whole range of distances keeps isl from fusing the
+// reader with its producer, and then a sliding window needs a whole store).
+// All texts are isl's normalised printed forms, which isl can read back.
 #pragma once
 
 #include "graph/Graph.h"
