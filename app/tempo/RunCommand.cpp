@@ -2,6 +2,7 @@
 
 #include "autodiff/Optimize.h"
 #include "executor/CompiledEngine.h"
+#include "executor/MemoryProfile.h"
 #include "interp/ReferenceInterpreter.h"
 #include "kernels/cpu/Matmul.h"
 #include "pass/PassRegistry.h"
@@ -13,6 +14,7 @@
 #include <cctype>
 #include <charconv>
 #include <filesystem>
+#include <fstream>
 #include <ostream>
 
 namespace tempo::cli {
@@ -57,6 +59,13 @@ Outputs evaluateCompiled(const Graph& g, const SymbolEnv& bounds, const RunOptio
       << r.predictedBytes << " predicted";
   if (r.swapPlan) out << ", " << r.stats.peakSwappedBytes << " swapped";
   out << ", " << r.stats.seconds * 1e3 << " ms\n";
+  if (!options.memoryProfile.empty()) {
+    std::ofstream file(options.memoryProfile);
+    file << memoryProfileJson(program, program.graph.withDerivedBounds(bounds), r).dump(1) << "\n";
+    if (!file) throw std::filesystem::filesystem_error("cannot write the memory profile", options.memoryProfile,
+                                                       std::make_error_code(std::errc::io_error));
+    out << "wrote " << options.memoryProfile << "\n";
+  }
   return r.outputs;
 }
 
@@ -128,6 +137,10 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
                   "Compiled engine: accumulate f32 matmuls in f32 (sgemm, fast) or f64 (the reference's numerics)")
       ->type_name("f32|f64")
       ->capture_default_str();
+  cmd->add_option("--memory-profile", options.memoryProfile,
+                  "Compiled engine: write the run's memory (per node, and live bytes after every memory statement, "
+                  "measured beside predicted) as JSON to FILE")
+      ->type_name("FILE");
   return cmd;
 }
 
@@ -157,6 +170,10 @@ int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
   }
   if (options.matmul != "f32" && options.engine != "compiled") {
     err << "tempo run: --matmul needs the compiled engine (the reference always accumulates in f64)\n";
+    return kExitUsage;
+  }
+  if (!options.memoryProfile.empty() && options.engine != "compiled") {
+    err << "tempo run: --memory-profile needs the compiled engine\n";
     return kExitUsage;
   }
   std::optional<int64_t> budget;

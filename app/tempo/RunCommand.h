@@ -11,6 +11,8 @@
 // writes the trained params after their last update as DIR/NAME.npy.
 // `--matmul f64` makes the compiled engine's f32 matmuls accumulate in
 // double (the reference's numerics) instead of sgemm's float.
+// `--memory-profile FILE.json` writes the compiled run's memory: per node and
+// after every memory statement, measured beside predicted (MemoryProfile.h).
 // Exit codes as in Cli.h: 1 for program or data-file errors,
 // 2 for a bad --set, --engine or --matmul, 3 when evaluation or writing fails.
 #pragma once
@@ -35,6 +37,7 @@ struct RunOptions {
   std::string memoryBudget;       ///< "" = none; else bytes with an optional k/M/G suffix
   int64_t blockSize = 0;          ///< static tiling's block size (0: the cost model's)
   std::string matmul = "f32";     ///< compiled engine's f32 matmul accumulation: f32 (sgemm) or f64
+  std::string memoryProfile;      ///< "" = none; else write the run's memory profile (JSON) there
 };
 
 /// Registers the `run` subcommand on `app`, filling `options` when parsed.

@@ -85,12 +85,17 @@ StoreBytes StoreBytes::term(int64_t scale, std::vector<IndexExpr> factors, DimRa
   }
   for (auto& [dim, extent] : maxed)
     if (usedByFactors(t.factors, dim)) t.maxed.emplace_back(dim, extent);
-  // A summed dim no factor (nor a maximised dim's extent) uses multiplies by its extent.
-  for (auto& [dim, extent] : summed) {
-    bool used = usedByFactors(t.factors, dim) ||
-                std::any_of(t.maxed.begin(), t.maxed.end(), [&](const auto& m) { return m.second.dependsOn(dim); });
+  // A summed dim no factor (nor a maximised dim's extent, nor a later summed
+  // dim's extent: a guarded dim such as ds < floor(t / 8) + 1) uses
+  // multiplies by its extent. Innermost first, so that a folded extent that
+  // names an outer dim keeps that dim summed.
+  for (auto it = summed.rbegin(); it != summed.rend(); ++it) {
+    auto& [dim, extent] = *it;
+    auto names = [&](const auto& r) { return r.second.dependsOn(dim); };
+    bool used = usedByFactors(t.factors, dim) || std::any_of(t.maxed.begin(), t.maxed.end(), names) ||
+                std::any_of(t.summed.begin(), t.summed.end(), names);
     if (used) {
-      t.summed.emplace_back(dim, extent);
+      t.summed.insert(t.summed.begin(), {dim, extent});
     } else if (auto c = extent.constantValue()) {
       t.scale *= std::max<int64_t>(0, *c);
     } else {

@@ -1,5 +1,6 @@
 #include "executor/CompiledEngine.h"
 
+#include "executor/BufferSharing.h"
 #include "executor/MemoryPlacement.h"
 #include "executor/MemoryPrediction.h"
 #include "executor/StoragePlanner.h"
@@ -41,7 +42,7 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
       r.swapPlan = placeSwaps(program.graph, loops, values, *options.memoryBudget);
       loops = r.swapPlan->program;
     }
-    r.predictedBytes = predictMemory(loops, values).peakBytes;
+    r.predictedBytes = predictMemory(loops, values, sharedBuffers(program.graph, values), &r.predictedTimeline).peakBytes;
   } else {
     plan = wholeStoragePlan(program.graph, values);
     loops = withoutMemoryStatements(program.loops);
@@ -52,6 +53,8 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
   executor.run();
   r.outputs = executor.outputs();
   r.stats = executor.stats();
+  r.measuredTimeline = executor.memoryTimeline();
+  r.nodePeakBytes = executor.memory().nodePeaks();
   return r;
 }
 

@@ -16,6 +16,7 @@
 #include "schedule/LoopAst.h"
 
 #include <atomic>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -48,6 +49,9 @@ struct CompiledRunResult {
   ExecStats stats;
   int64_t predictedBytes = 0;        ///< the predicted peak live bytes at these bounds
   std::optional<SwapPlan> swapPlan;  ///< under a memory budget: the swaps and whether it is met
+  MemoryTimeline measuredTimeline;   ///< live bytes after every memory statement, as run
+  MemoryTimeline predictedTimeline;  ///< the same from the prediction (event for event)
+  std::map<int, int64_t> nodePeakBytes;  ///< measured: per node, the most bytes charged to it at once
 };
 
 /// Optimises `source` with `pipeline`, schedules it and places its memory

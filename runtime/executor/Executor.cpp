@@ -133,6 +133,7 @@ void Executor::run() {
   memory_ = std::make_unique<MemoryTracker>();
   for (const GraphOutput& o : graph_.outputs) memory_->markOutput(o.node);
   sources_ = std::make_unique<SourceArrays>(memory_.get());
+  timeline_ = MemoryTimeline();
   resetStores();
   stats_ = ExecStats{};
   auto start = std::chrono::steady_clock::now();
@@ -187,24 +188,32 @@ void Executor::execute(const std::vector<Stmt>& body) {
         }
         break;
       }
-      case Stmt::Kind::Alloc: storeOf(s.node, "alloc").allocate(), ++stats_.memoryStatements; break;
+      case Stmt::Kind::Alloc:
+        storeOf(s.node, "alloc").allocate();
+        recordMemoryStatement(MemoryEvent::Kind::Alloc, s.node);
+        break;
       case Stmt::Kind::Free:
         storeOf(s.node, "free").free();
         sources_->release(s.node);
-        ++stats_.memoryStatements;
+        recordMemoryStatement(MemoryEvent::Kind::Free, s.node);
         break;
       case Stmt::Kind::SwapOut:
         storeOf(s.node, "swap_out").swapOut();
         sources_->swapOut(s.node);
-        ++stats_.memoryStatements;
+        recordMemoryStatement(MemoryEvent::Kind::SwapOut, s.node);
         break;
       case Stmt::Kind::SwapIn:
         sources_->swapIn(s.node);
         storeOf(s.node, "swap_in").swapIn();
-        ++stats_.memoryStatements;
+        recordMemoryStatement(MemoryEvent::Kind::SwapIn, s.node);
         break;
     }
   }
+}
+
+void Executor::recordMemoryStatement(MemoryEvent::Kind kind, int node) {
+  ++stats_.memoryStatements;
+  timeline_.add(kind, node, memory_->liveBytes(), memory_->takeWindowPeak());
 }
 
 const TensorStore& Executor::store(int node) const {

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "executor/ExecError.h"
+#include "executor/MemoryTimeline.h"
 #include "executor/MemoryTracker.h"
 #include "executor/NodeProgram.h"
 #include "executor/SourceArrays.h"
@@ -83,6 +84,8 @@ public:
 
   const ExecStats& stats() const { return stats_; }
   const MemoryTracker& memory() const { return *memory_; }
+  /// Live bytes after every memory statement of the last run (bounded; see MemoryTimeline).
+  const MemoryTimeline& memoryTimeline() const { return timeline_; }
   const TensorStore& store(int node) const;
   const SymbolEnv& bounds() const { return bounds_; }
 
@@ -92,6 +95,7 @@ private:
   void compile(const LoopBody& body, std::vector<Stmt>& out, std::vector<std::string>& scope);
   void execute(const std::vector<Stmt>& body);
   void resetStores();
+  void recordMemoryStatement(MemoryEvent::Kind kind, int node);
   TensorStore& storeOf(int node, const char* what);
 
   const Graph& graph_;
@@ -104,6 +108,7 @@ private:
   std::vector<Stmt> body_;
   std::vector<std::unique_ptr<NodeProgram>> programs_;  ///< by NodeId
   std::unique_ptr<MemoryTracker> memory_;
+  MemoryTimeline timeline_;
   std::unique_ptr<SourceArrays> sources_;
   StoreTable stores_;
   std::set<int> allocated_;  ///< nodes the program allocates: their stores start unallocated

@@ -240,6 +240,53 @@ LoopBody filtered(const LoopBody& in, bool keepAllocs, bool keepSwaps) {
 
 }  // namespace
 
+namespace {
+
+/// How many coordinates of `dim` a node over `domain` has at the other dims'
+/// values: its bound, or less under a dimension guard `c*dim <= e` (static
+/// tiling's blocks, `4*ds <= t`: floor(e / c) + 1), when the guard is one
+/// conjunction whose upper bounds on `dim` are all of that form.
+IndexExpr guardedExtent(const Graph& g, const std::vector<std::string>& domain, const std::string& dim) {
+  IndexExpr bound = IndexExpr::bound(g.boundOf(dim));
+  auto guard = g.dimGuards.find(dim);
+  if (guard == g.dimGuards.end() || guard->second.disjuncts().size() != 1) return bound;
+  IndexExpr extent = bound;
+  for (const Constraint& k : guard->second.disjuncts().front()) {
+    std::optional<IndexExpr::Linear> diff = (k.rhs - k.lhs).linear();  // rhs - lhs, >= 0 for Le
+    if (!diff) return bound;
+    if (k.rel == Constraint::Rel::Ge || k.rel == Constraint::Rel::Gt) diff = (k.lhs - k.rhs).linear();
+    const bool strict = k.rel == Constraint::Rel::Lt || k.rel == Constraint::Rel::Gt;
+    if (!diff || k.rel == Constraint::Rel::Eq || k.rel == Constraint::Rel::Ne) return bound;
+    int64_t c = 0;
+    IndexExpr rest(diff->constant - (strict ? 1 : 0));  // c*dim <= rest
+    for (const auto& [sym, coeff] : diff->coeffs) {
+      if (sym.name == dim) c = -coeff;
+      else if (std::find(domain.begin(), domain.end(), sym.name) == domain.end() && sym.kind != SymbolKind::Bound) return bound;
+      else rest = rest + IndexExpr::symbol(sym) * coeff;
+    }
+    if (c < 0) continue;  // a lower bound on dim: the count stays at most the bound
+    if (c == 0) return bound;
+    extent = IndexExpr::min(extent, IndexExpr::floorDiv(rest, c) + 1);
+  }
+  return extent;
+}
+
+/// The extent of a summed dim: guarded when the guard names only dims summed
+/// before it (StoreBytes binds them in order) or pinned ones, else its bound.
+IndexExpr summedExtent(const Graph& g, const std::vector<std::string>& domain, const std::string& dim,
+                       const std::map<std::string, IndexExpr>& pinned,
+                       const std::vector<std::pair<std::string, IndexExpr>>& summedBefore) {
+  IndexExpr extent = guardedExtent(g, domain, dim).substitute(pinned);
+  for (const std::string& other : domain) {
+    if (other == dim || !extent.dependsOn(other)) continue;
+    bool before = std::any_of(summedBefore.begin(), summedBefore.end(), [&](const auto& s) { return s.first == other; });
+    if (!before) return IndexExpr::bound(g.boundOf(dim));
+  }
+  return extent;
+}
+
+}  // namespace
+
 StoreBytes storeBytes(const Graph& g, const Node& n, const StoreSpec& spec,
                       const std::map<std::string, IndexExpr>& pinned) {
   int64_t element = static_cast<int64_t>(dtypeSize(n.type.dtype));
@@ -258,12 +305,12 @@ StoreBytes storeBytes(const Graph& g, const Node& n, const StoreSpec& spec,
       continue;
     }
     if (spec.kind == StoreKind::Point || alongWindow) maxed.emplace_back(d, extent(d));
-    else summed.emplace_back(d, extent(d));
+    else summed.emplace_back(d, summedExtent(g, n.domain, d, pinned, summed));
     if (alongWindow) factors.push_back(IndexExpr::min(IndexExpr(spec.window), extent(d)));
   }
-  StoreBytes bytes = StoreBytes::term(element, factors, summed, maxed);
-  if (isWholeArraySource(n.op)) bytes += StoreBytes::term(element, wholeFactors, all);
-  return bytes;
+  // A loaded or initialised source holds its whole array; the values in its store are windows of it.
+  if (isWholeArraySource(n.op)) return StoreBytes::term(element, wholeFactors, all);
+  return StoreBytes::term(element, factors, summed, maxed);
 }
 
 LoopProgram placeMemory(const Graph& g, const LoopProgram& program, const StoragePlan& stores) {

@@ -48,7 +48,8 @@ LoopProgram withoutFrees(const LoopProgram& program);
 
 /// Bytes a store of kind `spec` holds for `n` when the dims in `pinned` are
 /// fixed to the given expressions (loop variables) and the others range over
-/// their bounds; a loaded or initialised source adds its whole array.
+/// their bounds; a loaded or initialised source holds its whole array (the
+/// values in its store are windows of it).
 StoreBytes storeBytes(const Graph& g, const Node& n, const StoreSpec& spec,
                       const std::map<std::string, IndexExpr>& pinned = {});
 

@@ -16,7 +16,13 @@ bool holdsMemoryStatement(const LoopBody& body) {
 
 class Walker {
 public:
-  explicit Walker(const SymbolEnv& bounds) : env_(bounds) {}
+  Walker(const SymbolEnv& bounds, const std::vector<SharedBuffer>& shared, MemoryTimeline* timeline)
+      : env_(bounds), shared_(shared), overlap_(shared.size(), 0), timeline_(timeline) {
+    for (size_t i = 0; i < shared.size(); ++i) {
+      touching_[shared[i].holder].push_back(i);
+      if (shared[i].producer != shared[i].holder) touching_[shared[i].producer].push_back(i);
+    }
+  }
 
   MemoryPrediction run(const LoopBody& top) {
     for (const LoopStmt& s : top) {
@@ -30,20 +36,46 @@ public:
 
 private:
   SymbolEnv env_;
+  const std::vector<SharedBuffer>& shared_;
+  std::vector<int64_t> overlap_;                 ///< per shared read: the bytes both stores hold, counted once
+  std::map<int, std::vector<size_t>> touching_;  ///< node -> the shared reads it is in
+  MemoryTimeline* timeline_;
   MemoryPrediction out_;
   std::map<int, int64_t> held_, swapped_;
   std::map<const ForStmt*, bool> hasMemory_;  ///< whether a loop's body holds a memory statement
   int64_t live_ = 0, swappedTotal_ = 0, statementPeak_ = 0;
 
-  void add(int64_t bytes) {
-    live_ += bytes;
+  /// The bytes counted twice through a shared read: of the holder's share of
+  /// points that read the producer, the repeats of one producer value, and of
+  /// the distinct values, at most what the producer's store holds.
+  int64_t overlap(const SharedBuffer& s) const {
+    int64_t producer = heldBy(s.producer), holder = heldBy(s.holder);
+    if (holder == 0) return 0;
+    double reading = static_cast<double>(holder) * s.share, distinct = reading / s.repeats;
+    return static_cast<int64_t>(reading - distinct) + std::min(producer, static_cast<int64_t>(distinct));
+  }
+
+  /// Node `node` now holds `bytes` (0: nothing); bytes two stores share count once.
+  void setHeld(int node, int64_t bytes) {
+    auto edges = touching_.find(node);
+    if (edges != touching_.end())
+      for (size_t i : edges->second) live_ += overlap_[i];
+    live_ += bytes - heldBy(node);
+    if (bytes == 0) held_.erase(node);
+    else held_[node] = bytes;
+    if (edges != touching_.end())
+      for (size_t i : edges->second) overlap_[i] = overlap(shared_[i]), live_ -= overlap_[i];
     statementPeak_ = std::max(statementPeak_, live_);
     out_.peakBytes = std::max(out_.peakBytes, live_);
   }
 
-  void release(int node) {
-    live_ -= held_[node];
-    held_.erase(node);
+  int64_t heldBy(int node) const {
+    auto it = held_.find(node);
+    return it == held_.end() ? 0 : it->second;
+  }
+
+  void record(MemoryEvent::Kind kind, int node) {
+    if (timeline_) timeline_->add(kind, node, live_, live_);
   }
 
   void walk(const LoopBody& body) {
@@ -65,35 +97,38 @@ private:
     } else if (const auto* i = s.as<IfStmt>()) {
       walk(i->condition.holds(env_) ? i->thenBody : i->elseBody);
     } else if (const auto* a = s.as<AllocStmt>()) {
-      release(a->node);  // an Alloc of a live store replaces it
-      int64_t bytes = a->bytes.evaluate(env_);
-      held_[a->node] = bytes;
+      int64_t bytes = a->bytes.evaluate(env_);  // an Alloc of a live store replaces it
       out_.allocated[a->node] = bytes;
-      add(bytes);
+      setHeld(a->node, bytes);
+      record(MemoryEvent::Kind::Alloc, a->node);
     } else if (const auto* fr = s.as<FreeStmt>()) {
-      release(fr->node);
+      setHeld(fr->node, 0);
       if (auto it = swapped_.find(fr->node); it != swapped_.end()) swappedTotal_ -= it->second, swapped_.erase(it);
+      record(MemoryEvent::Kind::Free, fr->node);
     } else if (const auto* so = s.as<SwapOutStmt>()) {
-      int64_t bytes = held_[so->node];
-      release(so->node);
+      int64_t bytes = heldBy(so->node);
+      setHeld(so->node, 0);
       swapped_[so->node] = bytes;
       swappedTotal_ += bytes;
       out_.peakSwappedBytes = std::max(out_.peakSwappedBytes, swappedTotal_);
+      record(MemoryEvent::Kind::SwapOut, so->node);
     } else if (const auto* si = s.as<SwapInStmt>()) {
       auto it = swapped_.find(si->node);
-      if (it == swapped_.end()) return;
-      held_[si->node] = it->second;
-      swappedTotal_ -= it->second;
-      add(it->second);
-      swapped_.erase(it);
+      if (it != swapped_.end()) {
+        swappedTotal_ -= it->second;
+        setHeld(si->node, it->second);
+        swapped_.erase(it);
+      }
+      record(MemoryEvent::Kind::SwapIn, si->node);
     }
   }
 };
 
 }  // namespace
 
-MemoryPrediction predictMemory(const LoopProgram& program, const SymbolEnv& bounds) {
-  return Walker(bounds).run(program.body);
+MemoryPrediction predictMemory(const LoopProgram& program, const SymbolEnv& bounds,
+                               const std::vector<SharedBuffer>& shared, MemoryTimeline* timeline) {
+  return Walker(bounds, shared, timeline).run(program.body);
 }
 
 }  // namespace tempo

@@ -9,9 +9,14 @@
 // top-level statement it also records the live bytes before it and the peak
 // while it runs (the swap placement's input). `CompiledRunResult::
 // predictedBytes` is this peak; the executor's MemoryTracker measures the same
-// quantity from what the stores really hold.
+// quantity from what the stores really hold. Two stores holding one buffer
+// (BufferSharing: a merge and the branch it takes, a reshape and its input)
+// count it once: the walk subtracts the bytes both hold from their sum. With a timeline the
+// walk appends one event per memory statement, as the executor does.
 #pragma once
 
+#include "executor/BufferSharing.h"
+#include "executor/MemoryTimeline.h"
 #include "schedule/LoopAst.h"
 
 #include <cstdint>
@@ -30,6 +35,8 @@ struct MemoryPrediction {
 
 /// Walks `program` at `bounds` (bound values; loop variables are set by the
 /// walk). Throws std::out_of_range when a size names a symbol without a value.
-MemoryPrediction predictMemory(const LoopProgram& program, const SymbolEnv& bounds);
+/// `shared`: the reads through which one store holds another's buffers (sharedBuffers(graph, bounds)).
+MemoryPrediction predictMemory(const LoopProgram& program, const SymbolEnv& bounds,
+                               const std::vector<SharedBuffer>& shared = {}, MemoryTimeline* timeline = nullptr);
 
 }  // namespace tempo

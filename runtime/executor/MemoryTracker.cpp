@@ -7,11 +7,11 @@
 namespace tempo {
 
 void MemoryTracker::allocate(int node, int64_t bytes) {
-  if (bytes < 0) throw std::logic_error("MemoryTracker: negative allocation");
   int64_t& n = nodeLive_[node];
   n += bytes;
   live_ += bytes;
   peak_ = std::max(peak_, live_);
+  window_ = std::max(window_, live_);
   if (!outputs_.count(node)) nonOutput_ += bytes, peakNonOutput_ = std::max(peakNonOutput_, nonOutput_);
   int64_t& np = nodePeak_[node];
   np = std::max(np, n);
@@ -19,7 +19,7 @@ void MemoryTracker::allocate(int node, int64_t bytes) {
 
 void MemoryTracker::release(int node, int64_t bytes) {
   int64_t& n = nodeLive_[node];
-  if (bytes < 0 || bytes > n)
+  if (bytes > n)
     throw std::logic_error("MemoryTracker: node %" + std::to_string(node) + " releases " + std::to_string(bytes) +
                            " bytes but holds " + std::to_string(n));
   n -= bytes;
@@ -27,20 +27,85 @@ void MemoryTracker::release(int node, int64_t bytes) {
   if (!outputs_.count(node)) nonOutput_ -= bytes;
 }
 
-void MemoryTracker::swapOut(int node, int64_t bytes) {
-  release(node, bytes);
-  swapped_ += bytes;
-  peakSwapped_ = std::max(peakSwapped_, swapped_);
+void MemoryTracker::update(const void* id, Buffer& b, bool wasLive, bool wasSwapped) {
+  const bool isLive = !b.holders.empty(), isSwapped = !isLive && b.swapped > 0;
+  int charged = -1;
+  if (isLive) {
+    charged = b.holders.begin()->first;
+    for (const auto& [h, count] : b.holders)
+      if (outputs_.count(h)) {
+        charged = h;
+        break;
+      }
+  }
+  if (wasLive && (!isLive || charged != b.node)) release(b.node, b.bytes);
+  if (isLive && (!wasLive || charged != b.node)) allocate(charged, b.bytes);
+  b.node = charged;
+  if (wasSwapped && !isSwapped) swapped_ -= b.bytes;
+  if (!wasSwapped && isSwapped) swapped_ += b.bytes, peakSwapped_ = std::max(peakSwapped_, swapped_);
+  if (!isLive && b.swapped == 0) buffers_.erase(id);
 }
 
-void MemoryTracker::swapIn(int node, int64_t bytes) {
-  swapped_ -= bytes;
-  allocate(node, bytes);
+MemoryTracker::Buffer& MemoryTracker::find(const Tensor& value, const char* what) {
+  auto it = buffers_.find(value.bufferId());
+  if (it == buffers_.end()) throw std::logic_error(std::string("MemoryTracker: ") + what + " a value nobody holds");
+  return it->second;
 }
 
-void MemoryTracker::releaseSwapped(int64_t bytes) {
-  if (bytes < 0 || bytes > swapped_) throw std::logic_error("MemoryTracker: releases more swapped bytes than held");
-  swapped_ -= bytes;
+void MemoryTracker::hold(int node, const Tensor& value) {
+  if (value.bufferBytes() == 0) return;
+  auto [it, fresh] = buffers_.try_emplace(value.bufferId());
+  Buffer& b = it->second;
+  if (fresh) b.bytes = static_cast<int64_t>(value.bufferBytes());
+  const bool wasLive = !b.holders.empty(), wasSwapped = !wasLive && b.swapped > 0;
+  ++b.holders[node];
+  update(it->first, b, wasLive, wasSwapped);
+}
+
+void MemoryTracker::drop(int node, const Tensor& value) {
+  if (value.bufferBytes() == 0) return;
+  Buffer& b = find(value, "drops");
+  auto h = b.holders.find(node);
+  if (h == b.holders.end())
+    throw std::logic_error("MemoryTracker: node %" + std::to_string(node) + " drops a value it does not hold");
+  if (--h->second == 0) b.holders.erase(h);
+  update(value.bufferId(), b, true, false);
+}
+
+void MemoryTracker::swapOut(int node, const Tensor& value) {
+  if (value.bufferBytes() == 0) return;
+  Buffer& b = find(value, "swaps out");
+  ++b.swapped;
+  drop(node, value);
+}
+
+void MemoryTracker::swapIn(int node, const Tensor& value) {
+  if (value.bufferBytes() == 0) return;
+  auto it = buffers_.find(value.bufferId());
+  if (it != buffers_.end() && it->second.swapped > 0) {
+    Buffer& b = it->second;
+    const bool wasLive = !b.holders.empty();
+    --b.swapped;
+    ++b.holders[node];
+    update(it->first, b, wasLive, !wasLive);
+    return;
+  }
+  hold(node, value);
+}
+
+void MemoryTracker::dropSwapped(const Tensor& value) {
+  if (value.bufferBytes() == 0) return;
+  Buffer& b = find(value, "drops a swapped value:");
+  if (b.swapped == 0) throw std::logic_error("MemoryTracker: drops a swapped value nobody swapped out");
+  const bool wasLive = !b.holders.empty();
+  --b.swapped;
+  update(value.bufferId(), b, wasLive, !wasLive);
+}
+
+int64_t MemoryTracker::takeWindowPeak() {
+  int64_t p = window_;
+  window_ = live_;
+  return p;
 }
 
 int64_t MemoryTracker::nodeBytes(int node) const {

@@ -1,29 +1,44 @@
 // MemoryTracker: live and peak bytes of the executor's tensor stores.
 //
-// Every store reports the bytes it starts or stops holding, tagged with its
-// node; the tracker keeps the live total, the peak of that total over the run,
-// and the same two numbers per node. Bytes are the logical size of the values
-// a store holds (numel * dtype size, as a compiled engine would allocate them),
-// not what the host allocator happens to share. Bytes moved out by SwapOut are
-// counted apart as swapped (host memory, not live). Nodes marked as graph
-// outputs are also left out of a second peak, the peak of everything else
-// (what a streaming program keeps bounded while its outputs grow). Releasing
-// more than a node holds is a logic error.
+// Stores report the values they start or stop holding (hold / drop), tagged
+// with their node; the tracker counts *buffers*, not values: a buffer's bytes
+// are live from the first holder's hold to the last holder's drop, however
+// many stores hold it (a merge holding its branch's value, a reshape, the
+// windows of a source array or of a block store's block all share one
+// buffer). That is what the process really holds: the sum over the distinct
+// buffers kept by stores. The bytes are charged to one of the nodes holding
+// the buffer: an output if one holds it, else the holder with the smallest
+// id (the charge moves when that holder lets go: a merge keeps its branch's
+// values after the branch's store is freed). It keeps the live total, the peak of that total over the run,
+// and the same two numbers per node. Values moved out by SwapOut whose buffer
+// no store holds any more count apart as swapped (host memory, not live).
+// Nodes marked as graph outputs are also left out of a second peak, the peak
+// of everything else (what a streaming program keeps bounded while its outputs
+// grow). Dropping a value nobody holds is a logic error.
 #pragma once
+
+#include "tensor/Tensor.h"
 
 #include <cstdint>
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <vector>
 
 namespace tempo {
 
 class MemoryTracker {
 public:
-  void allocate(int node, int64_t bytes);
-  void release(int node, int64_t bytes);
-  void swapOut(int node, int64_t bytes);  ///< live -> swapped
-  void swapIn(int node, int64_t bytes);   ///< swapped -> live
-  void releaseSwapped(int64_t bytes);     ///< a swapped-out store freed without coming back
+  /// `node` starts holding `value` (its buffer counts from the first holder on).
+  void hold(int node, const Tensor& value);
+  /// `node` stops holding `value`; the last holder releases its buffer.
+  void drop(int node, const Tensor& value);
+  /// `node` moves `value` to the swap area: a buffer no store holds live any more moves live -> swapped.
+  void swapOut(int node, const Tensor& value);
+  /// `node` takes `value` back from the swap area.
+  void swapIn(int node, const Tensor& value);
+  /// A swapped-out value is dropped without coming back.
+  void dropSwapped(const Tensor& value);
 
   /// Counts `node` as an output: left out of peakNonOutputBytes. Call before it allocates.
   void markOutput(int node) { outputs_.insert(node); }
@@ -37,9 +52,24 @@ public:
   int64_t nodePeakBytes(int node) const;
   /// Per node: its peak bytes over the run.
   const std::map<int, int64_t>& nodePeaks() const { return nodePeak_; }
+  /// The most live bytes since the previous call (or the start); starts the next window at the live bytes now.
+  int64_t takeWindowPeak();
 
 private:
-  int64_t live_ = 0, peak_ = 0, swapped_ = 0, peakSwapped_ = 0, nonOutput_ = 0, peakNonOutput_ = 0;
+  struct Buffer {
+    int64_t bytes = 0;
+    int node = -1;              ///< the node charged while it is live
+    std::map<int, int> holders; ///< node -> how many of its values hold it live
+    int swapped = 0;            ///< holders whose value is in the swap area
+  };
+  void allocate(int node, int64_t bytes);
+  void release(int node, int64_t bytes);
+  /// Applies a change of `b`'s holders: the live and swapped totals and the node charged.
+  void update(const void* id, Buffer& b, bool wasLive, bool wasSwapped);
+  Buffer& find(const Tensor& value, const char* what);
+
+  std::unordered_map<const void*, Buffer> buffers_;
+  int64_t live_ = 0, peak_ = 0, swapped_ = 0, peakSwapped_ = 0, nonOutput_ = 0, peakNonOutput_ = 0, window_ = 0;
   std::set<int> outputs_;
   std::map<int, int64_t> nodeLive_, nodePeak_;
 };

@@ -1,5 +1,7 @@
 #include "executor/NodeProgram.h"
 
+#include "executor/BufferSharing.h"
+
 #include "executor/ExecError.h"
 #include "kernels/cpu/CpuKernels.h"
 #include "tensor/LaneStack.h"
@@ -139,6 +141,12 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
       } catch (const std::exception& ex) {
         fail(point, std::string("kernel failed: ") + ex.what());
       }
+      if (!sharesInputBuffer(n.op))  // a window of an input (a slice) is copied: see BufferSharing.h
+        for (const Tensor& a : args)
+          if (result.sharesBufferWith(a)) {
+            result = result.clone();
+            break;
+          }
     }
   }
   if (result.shape() != shape || result.dtype() != n.type.dtype)
@@ -227,7 +235,7 @@ Tensor NodeProgram::source(const std::vector<int64_t>& point, const std::vector<
       if (!isWholeArraySource(n.op)) fail(point, "not a source op");
       const Tensor* whole = sources.find(n.id);
       if (!whole) whole = &sources.get(n, domainBounds_, bounds_, describe(point));
-      return point.empty() ? *whole : whole->index(point);
+      return point.empty() ? *whole : whole->viewAt(point);
   }
 }
 

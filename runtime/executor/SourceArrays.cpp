@@ -21,25 +21,25 @@ const Tensor& SourceArrays::get(const Node& n, const std::vector<int64_t>& domai
   } catch (const SourceArrayError& ex) {
     throw ExecError(label + ": " + ex.what(), n.id);
   }
-  if (tracker_) tracker_->allocate(n.id, static_cast<int64_t>(whole.nbytes()));
+  if (tracker_) tracker_->hold(n.id, whole);
   return arrays_.emplace(n.id, std::move(whole)).first->second;
 }
 
 void SourceArrays::release(NodeId id) {
   if (auto it = swapped_.find(id); it != swapped_.end()) {
-    if (tracker_) tracker_->releaseSwapped(static_cast<int64_t>(it->second.nbytes()));
+    if (tracker_) tracker_->dropSwapped(it->second);
     swapped_.erase(it);
   }
   auto it = arrays_.find(id);
   if (it == arrays_.end()) return;
-  if (tracker_) tracker_->release(id, static_cast<int64_t>(it->second.nbytes()));
+  if (tracker_) tracker_->drop(id, it->second);
   arrays_.erase(it);
 }
 
 void SourceArrays::swapOut(NodeId id) {
   auto it = arrays_.find(id);
   if (it == arrays_.end()) return;
-  if (tracker_) tracker_->swapOut(id, static_cast<int64_t>(it->second.nbytes()));
+  if (tracker_) tracker_->swapOut(id, it->second);
   swapped_.emplace(id, std::move(it->second));
   arrays_.erase(it);
 }
@@ -47,7 +47,7 @@ void SourceArrays::swapOut(NodeId id) {
 void SourceArrays::swapIn(NodeId id) {
   auto it = swapped_.find(id);
   if (it == swapped_.end()) return;
-  if (tracker_) tracker_->swapIn(id, static_cast<int64_t>(it->second.nbytes()));
+  if (tracker_) tracker_->swapIn(id, it->second);
   arrays_.emplace(id, std::move(it->second));
   swapped_.erase(it);
 }

@@ -4,8 +4,9 @@
 // (an .npy file holds every point; initialisers are defined by flat index over
 // the domain box followed by the element shape), so, exactly like the
 // reference interpreter, the executor builds the array once, on the node's
-// first exec, and indexes it at each point. The arrays count as memory of
-// their node in the MemoryTracker until the node's store is freed (release).
+// first exec; a point's value is a window of it (no copy). The arrays count
+// as memory of their node in the MemoryTracker until the node's store is
+// freed (release); the windows in the node's store share the array's buffer.
 #pragma once
 
 #include "executor/MemoryTracker.h"

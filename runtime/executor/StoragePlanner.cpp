@@ -158,7 +158,8 @@ public:
                                    "reads along " + n.domain[d] + " stay within " + std::to_string(window) +
                                        " of the loop's current coordinate");
     }
-    if (auto block = blockReads(n, users))
+    // A loaded or initialised source holds its whole array already; its store holds windows of it.
+    if (auto block = isWholeArraySource(n.op) ? std::nullopt : blockReads(n, users))
       return StoreSpec::block(block->first, block->second,
                               "read a block of " + std::to_string(block->second) + " along " +
                                   n.domain[static_cast<size_t>(block->first)] + " at a time");
@@ -377,7 +378,7 @@ int64_t predictStoreBytes(const Graph& g, const Node& n, const StoreSpec& spec, 
       if (static_cast<int>(i) != spec.dim) points *= box[i];
     bytes = largest * points;
   }
-  if (isWholeArraySource(n.op)) bytes += total;  // the loaded / initialised array itself
+  if (isWholeArraySource(n.op)) bytes = total;  // the loaded / initialised array; its store holds windows of it
   return bytes;
 }
 

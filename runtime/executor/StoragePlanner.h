@@ -21,8 +21,8 @@
 //  - whole otherwise (outputs, growing windows, anything not recognised).
 // A wrong plan cannot give wrong numbers: the stores check every read and
 // raise an ExecError. Each spec carries its predicted bytes at the given
-// bound values (element bytes x points held; plus the whole array of a
-// loaded or initialised source) and the reason for the choice.
+// bound values (element bytes x points held; the whole array of a loaded or
+// initialised source, whose store holds windows of it) and the reason for the choice.
 #pragma once
 
 #include "executor/StoragePlan.h"

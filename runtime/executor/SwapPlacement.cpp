@@ -1,5 +1,7 @@
 #include "executor/SwapPlacement.h"
 
+#include "executor/BufferSharing.h"
+
 #include "executor/MemoryPrediction.h"
 
 #include <algorithm>
@@ -58,7 +60,8 @@ std::string SwapPlan::report() const {
 
 SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& bounds, int64_t budget) {
   const LoopBody& top = placed.body;
-  MemoryPrediction before = predictMemory(placed, bounds);
+  const std::vector<SharedBuffer> shared = sharedBuffers(g, bounds);
+  MemoryPrediction before = predictMemory(placed, bounds, shared);
   std::set<NodeId> outputs;
   for (const GraphOutput& o : g.outputs) outputs.insert(o.node);
 
@@ -131,7 +134,7 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
     for (const Swap& s : swaps)
       if (s.outAfter == i) plan.program.body.push_back({SwapOutStmt{s.node, s.bytes}});
   }
-  plan.predictedPeak = predictMemory(plan.program, bounds).peakBytes;
+  plan.predictedPeak = predictMemory(plan.program, bounds, shared).peakBytes;
   return plan;
 }
 

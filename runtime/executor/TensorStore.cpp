@@ -2,6 +2,8 @@
 
 #include "executor/ExecError.h"
 
+#include <cstring>
+
 namespace tempo {
 
 namespace {
@@ -18,7 +20,9 @@ size_t slotCountOf(const std::vector<int64_t>& bounds, int skipDim, int64_t time
 TensorStore::TensorStore(StoreContext ctx, size_t slots) : ctx_(std::move(ctx)), slots_(slots) {}
 
 TensorStore::~TensorStore() {
-  if (ctx_.tracker && state_ != State::Swapped && bytes_ > 0) ctx_.tracker->release(ctx_.node, bytes_);
+  if (!ctx_.tracker) return;
+  for (const Slot& slot : state_ == State::Swapped ? swapArea_ : slots_)
+    if (slot.full) state_ == State::Swapped ? ctx_.tracker->dropSwapped(slot.value) : ctx_.tracker->drop(ctx_.node, slot.value);
 }
 
 std::string TensorStore::pointString(const Point& p) const {
@@ -59,39 +63,39 @@ void TensorStore::write(const Point& p, Tensor value) {
                                            : "write while swapped out");
   checkInDomain(p);
   Slot& s = slots_[slotOf(p)];
-  int64_t add = static_cast<int64_t>(value.nbytes());
-  if (blockLanes_ > 0) {  // a block's lanes are charged once, by its first defined value
-    Point b = p;
-    b[static_cast<size_t>(blockDim_)] /= blockLanes_;
-    int64_t flat = 0;
-    for (size_t i = 0; i < b.size(); ++i) {
-      int64_t extent = static_cast<int>(i) == blockDim_ ? (ctx_.bounds[i] + blockLanes_ - 1) / blockLanes_
-                                                         : ctx_.bounds[i];
-      flat = flat * extent + b[i];
-    }
-    bool charge = add > 0 && !blockCharged_[static_cast<size_t>(flat)];
-    if (charge) blockCharged_[static_cast<size_t>(flat)] = true;
-    s.value = std::move(value);
-    s.point = p;
-    s.full = true;
-    s.undefined = false;
-    if (charge) {
-      bytes_ += add * blockLanes_;
-      if (ctx_.tracker) ctx_.tracker->allocate(ctx_.node, add * blockLanes_);
-    }
-    return;
-  }
+  if (blockLanes_ > 0 && value.nbytes() > 0) value = intoBlock(p, value);
   if (s.full) {
-    int64_t old = static_cast<int64_t>(s.value.nbytes());
-    bytes_ -= old;
-    if (ctx_.tracker) ctx_.tracker->release(ctx_.node, old);
+    bytes_ -= static_cast<int64_t>(s.value.nbytes());
+    if (ctx_.tracker) ctx_.tracker->drop(ctx_.node, s.value);
   }
   s.value = std::move(value);
   s.point = p;
   s.full = true;
   s.undefined = false;
-  bytes_ += add;
-  if (ctx_.tracker) ctx_.tracker->allocate(ctx_.node, add);
+  bytes_ += static_cast<int64_t>(s.value.nbytes());
+  if (ctx_.tracker) ctx_.tracker->hold(ctx_.node, s.value);
+}
+
+Tensor TensorStore::intoBlock(const Point& p, const Tensor& value) {
+  Point b = p;
+  const size_t d = static_cast<size_t>(blockDim_);
+  b[d] /= blockLanes_;
+  int64_t flat = 0;
+  for (size_t i = 0; i < b.size(); ++i)
+    flat = flat * (i == d ? (ctx_.bounds[i] + blockLanes_ - 1) / blockLanes_ : ctx_.bounds[i]) + b[i];
+  Tensor& block = blocks_[static_cast<size_t>(flat)];
+  std::vector<int64_t> shape{blockLanes_};
+  shape.insert(shape.end(), value.shape().begin(), value.shape().end());
+  if (block.rank() == 0) {  // not made yet (a block has a lane axis)
+    block = Tensor(value.dtype(), shape);
+  } else if (block.shape() != shape || block.dtype() != value.dtype()) {
+    fail(p, "a value of " + std::string(dtypeName(value.dtype())) + shapeString(value.shape()) +
+                " does not fit the store's blocks of " + std::string(dtypeName(block.dtype())) + shapeString(block.shape()));
+  }
+  const int64_t lane = p[d] % blockLanes_;
+  Tensor slot = block.window(lane * value.numel(), value.shape());
+  std::memcpy(slot.raw(), value.raw(), value.nbytes());
+  return slot;
 }
 
 void TensorStore::writeUndefined(const Point& p) {
@@ -130,29 +134,31 @@ void TensorStore::markUnallocated() {
 }
 
 void TensorStore::free() {
-  if (state_ == State::Swapped) {  // dropped from the swap area without coming back
-    if (ctx_.tracker) ctx_.tracker->releaseSwapped(bytes_);
-    slots_.swap(swapArea_);
-  } else if (ctx_.tracker && bytes_ > 0) {
-    ctx_.tracker->release(ctx_.node, bytes_);
-  }
+  if (ctx_.tracker)
+    for (const Slot& slot : state_ == State::Swapped ? swapArea_ : slots_)
+      if (slot.full) state_ == State::Swapped ? ctx_.tracker->dropSwapped(slot.value) : ctx_.tracker->drop(ctx_.node, slot.value);
+  if (state_ == State::Swapped) slots_.swap(swapArea_);
   swapArea_.clear();
   for (Slot& s : slots_) s = Slot{};
-  std::fill(blockCharged_.begin(), blockCharged_.end(), false);
+  std::fill(blocks_.begin(), blocks_.end(), Tensor());
   bytes_ = 0;
   state_ = State::Freed;
 }
 
 void TensorStore::swapOut() {
   if (state_ != State::Open) return;
-  if (ctx_.tracker) ctx_.tracker->swapOut(ctx_.node, bytes_);
+  if (ctx_.tracker)
+    for (const Slot& slot : slots_)
+      if (slot.full) ctx_.tracker->swapOut(ctx_.node, slot.value);
   swapArea_.swap(slots_);  // the values move to the swap area; slots_ is empty until swapIn
   state_ = State::Swapped;
 }
 
 void TensorStore::swapIn() {
   if (state_ != State::Swapped) return;
-  if (ctx_.tracker) ctx_.tracker->swapIn(ctx_.node, bytes_);
+  if (ctx_.tracker)
+    for (const Slot& slot : swapArea_)
+      if (slot.full) ctx_.tracker->swapIn(ctx_.node, slot.value);
   slots_.swap(swapArea_);
   state_ = State::Open;
 }
@@ -186,7 +192,7 @@ std::string CircularStore::evictedReason(const Point& other) const {
          pointString(other);
 }
 
-void TensorStore::reserveInBlocks(int dim, int64_t lanes) {
+void TensorStore::keepInBlocks(int dim, int64_t lanes) {
   if (dim < 0 || dim >= static_cast<int>(ctx_.bounds.size()) || lanes < 1)
     throw ExecError("block store of " + ctx_.label + ": needs a domain dim and a block size >= 1 (got dim " +
                         std::to_string(dim) + ", block size " + std::to_string(lanes) + ")",
@@ -196,12 +202,12 @@ void TensorStore::reserveInBlocks(int dim, int64_t lanes) {
   int64_t blocks = 1;
   for (size_t i = 0; i < ctx_.bounds.size(); ++i)
     blocks *= static_cast<int>(i) == dim ? (ctx_.bounds[i] + lanes - 1) / lanes : ctx_.bounds[i];
-  blockCharged_.assign(static_cast<size_t>(std::max<int64_t>(blocks, 0)), false);
+  blocks_.assign(static_cast<size_t>(std::max<int64_t>(blocks, 0)), Tensor());
 }
 
 BlockStore::BlockStore(StoreContext ctx, int dim, int64_t lanes)
     : TensorStore(ctx, slotCountOf(ctx.bounds, -1, 1)), dim_(dim), lanes_(lanes) {
-  reserveInBlocks(dim, lanes);
+  keepInBlocks(dim, lanes);
 }
 
 std::string BlockStore::describe() const {

@@ -5,13 +5,13 @@
 // PointStore has a single slot (the latest point written), CircularStore keeps
 // `window` slots per combination of the other coordinates along one dimension
 // (slot = coord mod window), BlockStore holds every point like WholeStore but
-// reserves memory a block of BS coordinates along one dimension at a time.
+// keeps its values in blocks of BS coordinates along one dimension, one buffer a block.
 // Each slot remembers the exact point it holds, so
 // reading a point that is not held — evicted by a newer write, never written,
 // freed, or swapped out — is an ExecError naming the node, the point and the
 // reason, never a stale value. A point can also be held as undefined (see
-// writeUndefined); reading it is an error too. Stores report the bytes they hold to a
-// MemoryTracker as values come and go.
+// writeUndefined); reading it is an error too. Stores report the values they
+// hold to a MemoryTracker as they come and go (it counts each buffer once).
 #pragma once
 
 #include "executor/MemoryTracker.h"
@@ -76,10 +76,10 @@ protected:
 
   std::string pointString(const Point& p) const;
   int64_t rowMajor(const Point& p, int skipDim) const;  ///< flat index over the dims except skipDim
-  /// Makes the store reserve memory `lanes` coordinates along `dim` at a time:
-  /// the first defined value written in a block charges `lanes` times its
-  /// bytes, the others nothing (see BlockStore).
-  void reserveInBlocks(int dim, int64_t lanes);
+  /// Makes the store keep its values in blocks of `lanes` coordinates along
+  /// `dim`: a block is one buffer of `lanes` values, made by the first value
+  /// written into it, and each value is copied into its lane (see BlockStore).
+  void keepInBlocks(int dim, int64_t lanes);
 
 private:
   struct Slot {
@@ -95,9 +95,12 @@ private:
   StoreContext ctx_;
   std::vector<Slot> slots_;
   std::vector<Slot> swapArea_;  ///< the slots while swapped out (empty otherwise)
-  int blockDim_ = -1;           ///< reserveInBlocks: the dim and lanes, and which blocks are charged
+  /// The value in its lane of its block (made on the first write into it), as a window of the block.
+  Tensor intoBlock(const Point& p, const Tensor& value);
+
+  int blockDim_ = -1;           ///< keepInBlocks: the dim and lanes, and the blocks (a default Tensor until made)
   int64_t blockLanes_ = 0;
-  std::vector<bool> blockCharged_;
+  std::vector<Tensor> blocks_;
   State state_ = State::Open;
   int64_t bytes_ = 0;
 };
@@ -138,10 +141,10 @@ private:
   int64_t window_;
 };
 
-/// Every point, like WholeStore, with memory reserved a block at a time: block
-/// ds along `dim` holds coordinates [BS*ds, BS*ds + BS) and costs BS values
-/// from its first write (the memory a block store allocates in one piece), so
-/// the bytes grow by blocks as the producer runs.
+/// Every point, like WholeStore, kept a block at a time: block ds along `dim`
+/// is one buffer of BS values holding coordinates [BS*ds, BS*ds + BS), made by
+/// its first write; each value is written in place into its lane and held as
+/// a window of the block, so the bytes grow by whole blocks as the producer runs.
 class BlockStore : public TensorStore {
 public:
   BlockStore(StoreContext ctx, int dim, int64_t lanes);

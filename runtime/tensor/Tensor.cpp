@@ -98,6 +98,13 @@ Tensor Tensor::window(int64_t first, std::vector<int64_t> shape) const {
 }
 
 Tensor Tensor::index(const std::vector<int64_t>& leading) const {
+  Tensor view = viewAt(leading);
+  Tensor t(dtype_, view.shape());
+  if (t.nbytes() > 0) std::memcpy(t.raw(), view.raw(), t.nbytes());
+  return t;
+}
+
+Tensor Tensor::viewAt(const std::vector<int64_t>& leading) const {
   if (leading.size() > shape_.size())
     throw std::out_of_range(std::to_string(leading.size()) + " indices into a rank-" +
                             std::to_string(rank()) + " tensor");
@@ -108,10 +115,9 @@ Tensor Tensor::index(const std::vector<int64_t>& leading) const {
                               std::to_string(i) + " of size " + std::to_string(shape_[i]));
     offset = offset * shape_[i] + leading[i];
   }
-  Tensor t(dtype_, std::vector<int64_t>(shape_.begin() + leading.size(), shape_.end()));
-  if (t.nbytes() > 0)
-    std::memcpy(t.raw(), static_cast<const std::byte*>(raw()) + offset * t.nbytes(), t.nbytes());
-  return t;
+  std::vector<int64_t> trailing(shape_.begin() + static_cast<std::ptrdiff_t>(leading.size()), shape_.end());
+  int64_t inner = shapeNumel(trailing);
+  return window(offset * inner, std::move(trailing));
 }
 
 Tensor Tensor::stack(const std::vector<Tensor>& parts, DType dtype, const std::vector<int64_t>& partShape) {

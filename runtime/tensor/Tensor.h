@@ -6,7 +6,8 @@
 // `raw()`, `set`) are meant for freshly created tensors only, so sharing is
 // never observable. A window (`window`, what the CPU slice kernel returns
 // for a slice that is one contiguous run) shares its tensor's buffer from an
-// offset, so it keeps the whole buffer alive. Element access is typed (`data<T>()` checks T against the
+// offset, so it keeps the whole buffer alive (bufferId / bufferBytes let the
+// memory tracker count a shared buffer once). Element access is typed (`data<T>()` checks T against the
 // dtype) or converting (`at`/`set` go through double). The helpers here —
 // reshaping, indexing leading axes, stacking, casting and a short printed
 // summary — are what the reference interpreter and the tests need.
@@ -64,6 +65,14 @@ public:
   /// Copy of the sub-tensor at fixed leading indices (shape = the trailing
   /// dims); throws std::out_of_range on a bad index or too many indices.
   Tensor index(const std::vector<int64_t>& leading) const;
+  /// The same sub-tensor as a window sharing the buffer (no copy).
+  Tensor viewAt(const std::vector<int64_t>& leading) const;
+
+  /// The buffer's identity: equal for copies, reshapes and windows of one tensor.
+  const void* bufferId() const { return buffer_.get(); }
+  /// Bytes of the whole buffer (more than nbytes() for a window).
+  size_t bufferBytes() const { return buffer_->size(); }
+  bool sharesBufferWith(const Tensor& other) const { return buffer_ == other.buffer_; }
   /// Stacks `parts` along a new leading axis: shape {parts.size(), partShape...}.
   /// Every part must have `dtype` and `partShape` (std::invalid_argument otherwise).
   static Tensor stack(const std::vector<Tensor>& parts, DType dtype, const std::vector<int64_t>& partShape);

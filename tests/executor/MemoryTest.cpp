@@ -10,8 +10,10 @@
 #include "executor/CompiledEngine.h"
 #include "executor/MemoryPlacement.h"
 #include "executor/MemoryPrediction.h"
+#include "executor/PeakAgreement.h"
 #include "executor/StoragePlanner.h"
 #include "frontend/Frontend.h"
+#include "init/SourceArray.h"
 #include "pass/PassRegistry.h"
 #include "schedule/Scheduler.h"
 #include "support/GoldenFiles.h"
@@ -63,7 +65,7 @@ SymbolEnv scaled(const Graph& g, int64_t add) {
   return b;
 }
 
-TEST(Memory, MeasuredPeakIsThePredictedPeakWithinTenPercentOnEveryExample) {
+TEST(Memory, MeasuredAndPredictedPeaksAgreeWithinTenPercentOnEveryExample) {
   for (const fs::path& path : testing::examplePrograms()) {
     CompiledProgram p = compileWithoutFiles(path);
     for (int64_t add : {0, 3}) {
@@ -71,8 +73,7 @@ TEST(Memory, MeasuredPeakIsThePredictedPeakWithinTenPercentOnEveryExample) {
       SCOPED_TRACE(path.filename().string() + " +" + std::to_string(add));
       CompiledRunResult r = runCompiled(p, bounds);
       EXPECT_GT(r.stats.memoryStatements, 0);
-      EXPECT_LE(r.stats.peakBytes, r.predictedBytes);
-      EXPECT_GE(static_cast<double>(r.stats.peakBytes), 0.9 * static_cast<double>(r.predictedBytes));
+      EXPECT_TRUE(testing::peaksAgree(r.stats.peakBytes, r.predictedBytes));
     }
   }
 }
@@ -89,6 +90,73 @@ TEST(Memory, SlidingWindowDecodeKeepsItsMemoryWhileTheGrowingWindowDoesNot) {
   CompiledProgram growing = compileWithoutFiles(dir / "gpt_decode.tpo");
   EXPECT_EQ(nonOutputPeak(window, 16), nonOutputPeak(window, 64));
   EXPECT_GT(nonOutputPeak(growing, 64), nonOutputPeak(growing, 16) + 1000);
+}
+
+// Sliding windows over recurrent tensors and over values computed per step keep
+// a peak (outputs aside) that does not grow with T: the reader's loop is fused
+// with its producer's, so the producer keeps a circular store of W steps. The
+// first program is issue 10's (it grew by one x[t] per step, 8.5 MB at T=512).
+TEST(Memory, SlidingWindowsKeepAPeakThatDoesNotGrowWithT) {
+  const std::vector<std::pair<std::string, std::string>> programs = {
+      {"max over a recurrence", R"(
+dim t < T
+set T = 64
+param a : f32[4096] = uniform(seed=5, low=-1.0, high=1.0)
+x : f32[4096] over (t)
+x[0] = a
+x[t] = 0.9 * x[t-1] + a
+m = max(x[max(0, t-7):t+1], dim=0)
+out y = sum(m, dim=0)
+)"},
+      {"mean over a batched recurrence", R"(
+dim b < B
+dim t < T
+set B = 3, T = 64
+param W : f32[64, 64] = normal(seed=1, std=0.1)
+input u : f32[64] over (b) = normal(seed=2)
+h : f32[64] over (b, t)
+h[b, 0] = tanh(u[b])
+h[b, t] = tanh(h[b, t-1] @ W + u[b])
+s = mean(h[b, max(0, t-2):t+1], dim=0)
+out y = sum(s * s, dim=0)
+)"},
+      {"a window of a per-step value computed from a recurrence", R"(
+dim t < T
+set T = 64
+param a : f32[32] = normal(seed=3)
+param K : f32[32, 32] = normal(seed=4, std=0.2)
+h : f32[32] over (t)
+h[0] = a
+h[t] = tanh(h[t-1] @ K)
+e = exp(h @ K)
+w = sum(e[max(0, t-4):t+1], dim=0)
+out y = max(w, dim=0)
+)"},
+  };
+  for (const auto& [what, text] : programs) {
+    SCOPED_TRACE(what);
+    CompiledProgram p = compileText(text, "window.tpo");
+    int64_t small = nonOutputPeak(p, 64), large = nonOutputPeak(p, 512);
+    EXPECT_GT(small, 0);
+    EXPECT_LE(static_cast<double>(large), 1.05 * static_cast<double>(small)) << small << " -> " << large;
+  }
+  // The examples' inputs over t are arrays held whole (data, not the
+  // program's working memory): their bytes are left out.
+  for (const char* example : {"attention_window.tpo", "gpt_decode_window.tpo"}) {
+    SCOPED_TRACE(example);
+    CompiledProgram p = compileWithoutFiles(testing::sourceDir() / "resources" / "examples" / example);
+    auto working = [&](int64_t T) {
+      SymbolEnv b = defaults(p.graph);
+      b["T"] = T;
+      int64_t inputs = 0;
+      for (const auto& [id, n] : p.graph.nodes())
+        if (isWholeArraySource(n.op) && std::count(n.domain.begin(), n.domain.end(), "t"))
+          inputs += predictStoreBytes(p.graph, n, StoreSpec::whole(), p.graph.withDerivedBounds(b));
+      return nonOutputPeak(p, T) - inputs;
+    };
+    int64_t small = working(32), large = working(256);
+    EXPECT_LE(static_cast<double>(large), 1.05 * static_cast<double>(small)) << small << " -> " << large;
+  }
 }
 
 // A training step's values over (i, b, t), summed over b and t at the same i
@@ -166,8 +234,7 @@ TEST(Memory, TheGrowingWindowDecodeGrowsByWholeBlocksOfItsProducers) {
     SymbolEnv b = defaults(p.graph);
     b["T"] = T;
     CompiledRunResult r = runCompiled(p, b);
-    EXPECT_LE(r.stats.peakBytes, r.predictedBytes) << "T=" << T;
-    EXPECT_GE(static_cast<double>(r.stats.peakBytes), 0.9 * static_cast<double>(r.predictedBytes)) << "T=" << T;
+    EXPECT_TRUE(testing::peaksAgree(r.stats.peakBytes, r.predictedBytes)) << "T=" << T;
   }
 }
 
@@ -183,8 +250,9 @@ TEST(Memory, FreeLowersThePeakAgainstNeverFreeing) {
   LoopProgram neverFree = withoutFrees(p.loops);
   int64_t freed = peak(p.loops), kept = peak(neverFree);
   EXPECT_LT(freed, kept);
-  EXPECT_EQ(kept, predictMemory(neverFree, bounds).peakBytes);
-  EXPECT_EQ(runCompiled(p, bounds).predictedBytes, predictMemory(p.loops, bounds).peakBytes);
+  const std::vector<SharedBuffer> shared = sharedBuffers(p.graph, p.graph.withDerivedBounds(bounds));
+  EXPECT_TRUE(testing::peaksAgree(kept, predictMemory(neverFree, bounds, shared).peakBytes));
+  EXPECT_EQ(runCompiled(p, bounds).predictedBytes, predictMemory(p.loops, bounds, shared).peakBytes);
 }
 
 TEST(Memory, OutputsAreNeverFreedAndWholeStoresLiveAtTheTop) {
@@ -232,9 +300,8 @@ TEST(Memory, OneBOfAWindowReadOverBAndTIsKeptCircularOrAsAWholeStoreInsideTheLoo
   Executor ex(g, loops, ExecutorOptions{bounds, planned});
   ex.run();
   EXPECT_EQ(ex.memory().nodePeakBytes(k), 32 * bounds.at("T"));  // never B * T
-  int64_t predicted = predictMemory(loops, bounds).peakBytes;
-  EXPECT_LE(ex.stats().peakBytes, predicted);
-  EXPECT_GE(static_cast<double>(ex.stats().peakBytes), 0.9 * static_cast<double>(predicted));
+  int64_t predicted = predictMemory(loops, bounds, sharedBuffers(g, bounds)).peakBytes;
+  EXPECT_TRUE(testing::peaksAgree(ex.stats().peakBytes, predicted));
 }
 
 TEST(Memory, ReadingAFreedStoreIsAnExecErrorNamingTheNodeAndPoint) {
@@ -296,7 +363,7 @@ TEST(Memory, ABudgetSwapsOutAStoreNotReadSoonAndKeepsThePeakUnderIt) {
   SymbolEnv bounds = defaults(p.graph);
   CompiledRunResult plain = runCompiled(p, bounds);
   // Static tiling's masked block of x ([BS, 256] per step) lives inside the loop, next to x's block store.
-  const int64_t budget = 72 * 1024;
+  const int64_t budget = 56 * 1024;
   ASSERT_GT(plain.stats.peakBytes, budget);
   CompiledRunResult swapped = runCompiled(p, bounds, CompiledRunOptions{true, budget});
   ASSERT_TRUE(swapped.swapPlan);
@@ -304,12 +371,11 @@ TEST(Memory, ABudgetSwapsOutAStoreNotReadSoonAndKeepsThePeakUnderIt) {
   ASSERT_EQ(swapped.swapPlan->swaps.size(), 1u) << swapped.swapPlan->report();
   EXPECT_EQ(swapped.swapPlan->swaps[0].rfind("%0 w ", 0), 0u) << swapped.swapPlan->swaps[0];
   EXPECT_LE(swapped.stats.peakBytes, budget);
-  EXPECT_LE(swapped.stats.peakBytes, swapped.predictedBytes);
-  EXPECT_GE(static_cast<double>(swapped.stats.peakBytes), 0.9 * static_cast<double>(swapped.predictedBytes));
-  EXPECT_EQ(swapped.stats.peakSwappedBytes, 2 * 4096 * 4);  // the store and its generated array
+  EXPECT_TRUE(testing::peaksAgree(swapped.stats.peakBytes, swapped.predictedBytes));
+  EXPECT_EQ(swapped.stats.peakSwappedBytes, 4096 * 4);  // the generated array (its store holds a window of it)
   std::string text = printLoopProgram(p.graph, swapped.swapPlan->program);
-  EXPECT_NE(text.find("swap_out %0 w  (32768 bytes)"), std::string::npos) << text;
-  EXPECT_NE(text.find("swap_in %0 w  (32768 bytes)"), std::string::npos) << text;
+  EXPECT_NE(text.find("swap_out %0 w  (16384 bytes)"), std::string::npos) << text;
+  EXPECT_NE(text.find("swap_in %0 w  (16384 bytes)"), std::string::npos) << text;
   ASSERT_EQ(plain.outputs.size(), swapped.outputs.size());
   for (size_t i = 0; i < plain.outputs.size(); ++i)
     EXPECT_TRUE(sameValues(plain.outputs[i].second, swapped.outputs[i].second)) << plain.outputs[i].first;
@@ -322,7 +388,7 @@ TEST(Memory, ABudgetThatCannotBeMetSaysWhichStoresAndWhy) {
   EXPECT_FALSE(r.swapPlan->met());
   std::string report = r.swapPlan->report();
   EXPECT_NE(report.find("NOT met"), std::string::npos) << report;
-  EXPECT_NE(report.find("%1 x 32768 B"), std::string::npos) << report;  // used by the loop that is over budget
+  EXPECT_NE(report.find("%1 x 16384 B"), std::string::npos) << report;  // used by the loop that is over budget
   EXPECT_NE(report.find("are used by it"), std::string::npos) << report;
 }
 
@@ -336,7 +402,7 @@ TEST(Memory, OutputsAreIdenticalWithAndWithoutABudgetOnEveryExample) {
     ASSERT_EQ(plain.outputs.size(), tight.outputs.size());
     for (size_t i = 0; i < plain.outputs.size(); ++i)
       EXPECT_TRUE(sameValues(plain.outputs[i].second, tight.outputs[i].second)) << plain.outputs[i].first;
-    EXPECT_LE(tight.stats.peakBytes, tight.predictedBytes);
+    EXPECT_TRUE(testing::peaksAgree(tight.stats.peakBytes, tight.predictedBytes));
   }
 }
 

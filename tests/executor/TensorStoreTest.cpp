@@ -1,5 +1,6 @@
 // Tensor stores and the memory tracker: slots, eviction errors, byte accounting.
 #include "executor/ExecError.h"
+#include "executor/MemoryTimeline.h"
 #include "executor/MemoryTracker.h"
 #include "executor/TensorStore.h"
 
@@ -111,16 +112,108 @@ TEST(TensorStore, DestroyingReleasesBytes) {
 
 TEST(MemoryTracker, PeakAndPerNode) {
   MemoryTracker m;
-  m.allocate(1, 100);
-  m.allocate(2, 50);
-  m.release(1, 100);
-  m.allocate(2, 20);
-  EXPECT_EQ(m.liveBytes(), 70);
-  EXPECT_EQ(m.peakBytes(), 150);
-  EXPECT_EQ(m.nodeBytes(2), 70);
+  Tensor a = value(1, 25), b = value(2, 12), c = value(3, 5);  // 100, 48 and 20 bytes
+  m.hold(1, a);
+  m.hold(2, b);
+  m.drop(1, a);
+  m.hold(2, c);
+  EXPECT_EQ(m.liveBytes(), 68);
+  EXPECT_EQ(m.peakBytes(), 148);
+  EXPECT_EQ(m.nodeBytes(2), 68);
   EXPECT_EQ(m.nodePeakBytes(1), 100);
   EXPECT_EQ(m.nodeBytes(7), 0);
-  EXPECT_THROW(m.release(2, 71), std::logic_error);
+  EXPECT_THROW(m.drop(1, a), std::logic_error);
+}
+
+// A buffer counts once however many stores hold it (a merge holding its
+// branch's value, a reshape, windows of one array), from the first hold to
+// the last drop, charged to the node that held it first.
+TEST(MemoryTracker, ASharedBufferCountsOnce) {
+  MemoryTracker m;
+  Tensor x = value(1, 8);  // 32 bytes
+  Tensor view = x.reshaped({2, 4}), window = x.window(4, {4});
+  m.hold(1, x);
+  m.hold(2, view);
+  m.hold(3, window);
+  EXPECT_EQ(m.liveBytes(), 32);
+  EXPECT_EQ(m.nodeBytes(1), 32);
+  EXPECT_EQ(m.nodeBytes(2), 0);
+  m.drop(1, x);
+  EXPECT_EQ(m.nodeBytes(2), 32);  // the charge moves to a holder still holding it
+  m.drop(2, view);
+  EXPECT_EQ(m.liveBytes(), 32);  // the window keeps the whole buffer
+  EXPECT_EQ(m.nodeBytes(3), 32);
+  m.drop(3, window);
+  EXPECT_EQ(m.liveBytes(), 0);
+  Tensor copy = x.clone();
+  m.hold(1, x);
+  m.hold(2, copy);
+  EXPECT_EQ(m.liveBytes(), 64);
+}
+
+TEST(MemoryTracker, SwappingOutOneOfTwoHoldersFreesNothing) {
+  MemoryTracker m;
+  Tensor x = value(1, 8);
+  m.hold(1, x);
+  m.hold(2, x);
+  m.swapOut(1, x);
+  EXPECT_EQ(m.liveBytes(), 32);
+  EXPECT_EQ(m.swappedBytes(), 0);
+  m.drop(2, x);
+  EXPECT_EQ(m.liveBytes(), 0);
+  EXPECT_EQ(m.swappedBytes(), 32);  // only the swap area holds it now
+  m.swapIn(1, x);
+  EXPECT_EQ(m.liveBytes(), 32);
+  EXPECT_EQ(m.swappedBytes(), 0);
+}
+
+TEST(TensorStore, TwoStoresHoldingOneValueCountItOnce) {
+  MemoryTracker m;
+  PointStore branch(context(&m));
+  WholeStore merge({4, "%4 'x' (merge)", {"b", "t"}, {2, 5}, &m});
+  Tensor v = value(1);
+  branch.write({0, 0}, v);
+  merge.write({0, 0}, v);
+  EXPECT_EQ(m.liveBytes(), 16);
+  branch.write({0, 1}, value(2));
+  EXPECT_EQ(m.liveBytes(), 32);
+  branch.free();
+  EXPECT_EQ(m.liveBytes(), 16);
+}
+
+// A block store keeps BS values in one buffer, made by the first write into
+// the block, each value copied into its lane: bytes grow by whole blocks.
+TEST(TensorStore, BlockStoreWritesValuesInPlaceInWholeBlocks) {
+  MemoryTracker m;
+  BlockStore s(context(&m, {1, 5}), 1, 2);  // blocks of t: [0, 2), [2, 4), [4, 6)
+  s.write({0, 0}, value(1));
+  EXPECT_EQ(m.liveBytes(), 32);  // one block of two 16-byte values
+  s.write({0, 1}, value(2));
+  EXPECT_EQ(m.liveBytes(), 32);
+  EXPECT_TRUE(s.read({0, 0}).sharesBufferWith(s.read({0, 1})));
+  s.write({0, 2}, value(3));
+  EXPECT_EQ(m.liveBytes(), 64);
+  EXPECT_EQ(s.read({0, 0}).at(0), 1);
+  EXPECT_EQ(s.read({0, 1}).at(3), 2);
+  EXPECT_EQ(s.read({0, 2}).at(0), 3);
+  EXPECT_THROW(s.write({0, 3}, value(1, 8)), ExecError);  // does not fit the block's lanes
+  s.free();
+  EXPECT_EQ(m.liveBytes(), 0);
+}
+
+TEST(MemoryTimeline, KeepsEveryPeakWhenItHalves) {
+  MemoryTimeline t(4);
+  for (int i = 0; i < 10; ++i) t.add(MemoryEvent::Kind::Alloc, i, 10 * i, i == 3 ? 1000 : 10 * i);
+  EXPECT_EQ(t.statements(), 10);
+  EXPECT_LE(t.events().size(), 4u);
+  EXPECT_EQ(t.peakBytes(), 1000);
+  int64_t covered = 0, peak = 0;
+  for (const MemoryEvent& e : t.events()) covered += e.count, peak = std::max(peak, e.peakBytes);
+  EXPECT_EQ(covered, 10);
+  EXPECT_EQ(peak, 1000);
+  EXPECT_EQ(t.events().back().statement, 9);
+  EXPECT_EQ(t.events().back().liveBytes, 90);
+  EXPECT_EQ(t.events().back().node, 9);
 }
 
 }  // namespace

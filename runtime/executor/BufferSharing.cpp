@@ -1,0 +1,74 @@
+#include "executor/BufferSharing.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+namespace tempo {
+
+namespace {
+
+/// Over `n`'s domain box at `bounds`: the share of points where `e` is live,
+/// and how many such points read each producer point they read (a broadcast
+/// constant read by every point: all of them). Nullopt when the box is too
+/// large to count.
+std::optional<std::pair<double, double>> countReads(const Graph& g, const Node& n, const Edge& e,
+                                                    const SymbolEnv& bounds) {
+  std::vector<int64_t> extents;
+  int64_t total = 1;
+  for (const std::string& d : n.domain) {
+    auto b = bounds.find(g.boundOf(d));
+    if (b == bounds.end()) return std::nullopt;
+    extents.push_back(std::max<int64_t>(b->second, 0));
+    total *= extents.back();
+    if (total > (1 << 18)) return std::nullopt;
+  }
+  if (total == 0) return std::make_pair(0.0, 1.0);
+  SymbolEnv env = bounds;
+  int64_t live = 0;
+  std::set<std::vector<int64_t>> read;
+  std::vector<int64_t> p(extents.size(), 0);
+  for (int64_t k = 0; k < total; ++k) {
+    for (size_t i = 0; i < p.size(); ++i) env[n.domain[i]] = p[i];
+    try {
+      if (e.condition.holds(env)) {
+        ++live;
+        std::vector<int64_t> q;
+        for (const IndexAtom& a : e.index) q.push_back(a.start.evaluate(env));
+        read.insert(std::move(q));
+      }
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    for (size_t i = p.size(); i-- > 0;) {
+      if (++p[i] < extents[i]) break;
+      p[i] = 0;
+    }
+  }
+  if (live == 0) return std::make_pair(0.0, 1.0);
+  return std::make_pair(static_cast<double>(live) / static_cast<double>(total),
+                        static_cast<double>(live) / static_cast<double>(read.size()));
+}
+
+}  // namespace
+
+bool sharesInputBuffer(OpKind op) {
+  return op == OpKind::Identity || op == OpKind::Reshape || op == OpKind::Merge;
+}
+
+std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds) {
+  std::vector<SharedBuffer> out;
+  for (const auto& [id, n] : g.nodes()) {
+    if (!sharesInputBuffer(n.op)) continue;
+    for (const Edge* e : g.inputs(id)) {
+      bool pointRead = std::none_of(e->index.begin(), e->index.end(), [](const IndexAtom& a) { return a.isSlice(); });
+      if (!pointRead) continue;
+      auto counted = countReads(g, n, *e, bounds);
+      auto [share, repeats] = counted.value_or(std::make_pair(1.0, 1.0));
+      if (share > 0) out.push_back({id, e->producer, share, repeats});
+    }
+  }
+  return out;
+}
+
+}  // namespace tempo

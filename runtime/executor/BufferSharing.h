@@ -1,0 +1,43 @@
+// BufferSharing: which stores hold values of another node's buffer.
+//
+// The executor stores a node's value as its kernel returns it, and some
+// kernels return their input's buffer: identity, reshape and a merge (the
+// branch it takes). Such a node, reading a producer at a point, holds the very
+// buffers the producer's store holds, so the bytes count once — in the
+// MemoryTracker, which counts buffers, and in the MemoryPrediction, which
+// subtracts the bytes two such stores hold in common from their sum. Every
+// other node owns its value: the executor copies a result that would share a
+// buffer with an input (a slice returned as a window), so a store never keeps
+// a larger buffer alive than its own values. Sources keep their array: the
+// values in their store are windows of it (see SourceArrays).
+#pragma once
+
+#include "graph/Graph.h"
+
+#include <vector>
+
+namespace tempo {
+
+/// True when `op`'s value is its input's buffer (identity, reshape, merge).
+bool sharesInputBuffer(OpKind op);
+
+/// `holder`'s store holds values whose buffers `producer`'s store holds too.
+struct SharedBuffer {
+  int holder = -1;
+  int producer = -1;
+  /// The share of holder's points that read producer (a merge branch's
+  /// condition, counted over holder's domain at the given bounds; 1 when the
+  /// domain is too large to count).
+  double share = 1.0;
+  /// How many of those points read each producer point they read (1 for a
+  /// one-to-one read; every point for a broadcast constant): all but one of
+  /// them hold a buffer the holder's store already holds.
+  double repeats = 1.0;
+};
+
+/// Every read through which a node holds its producer's buffer: a node that
+/// shares its input's buffer reading that input at a point (a slice read
+/// stacks a fresh buffer), at `bounds`.
+std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds);
+
+}  // namespace tempo

@@ -1,0 +1,51 @@
+#include "executor/MemoryTimeline.h"
+
+#include <algorithm>
+
+namespace tempo {
+
+const char* memoryEventKindName(MemoryEvent::Kind k) {
+  switch (k) {
+    case MemoryEvent::Kind::Alloc: return "alloc";
+    case MemoryEvent::Kind::Free: return "free";
+    case MemoryEvent::Kind::SwapOut: return "swap_out";
+    case MemoryEvent::Kind::SwapIn: return "swap_in";
+  }
+  return "?";
+}
+
+MemoryTimeline::MemoryTimeline(size_t capacity) : capacity_(std::max<size_t>(capacity, 2)) {}
+
+void MemoryTimeline::add(MemoryEvent::Kind kind, int node, int64_t liveBytes, int64_t peakBytes) {
+  peakBytes = std::max(peakBytes, liveBytes);
+  peak_ = std::max(peak_, peakBytes);
+  const int64_t index = statements_++;
+  if (!events_.empty() && events_.back().count < stride_) {  // the last event still covers fewer than a stride
+    MemoryEvent& last = events_.back();
+    last.kind = kind, last.node = node, last.statement = index, last.liveBytes = liveBytes;
+    last.peakBytes = std::max(last.peakBytes, peakBytes);
+    ++last.count;
+    return;
+  }
+  if (events_.size() == capacity_) halve();
+  events_.push_back({kind, node, index, 1, liveBytes, peakBytes});
+}
+
+void MemoryTimeline::halve() {
+  std::vector<MemoryEvent> merged;
+  merged.reserve(events_.size() / 2 + 1);
+  for (size_t i = 0; i < events_.size(); i += 2) {
+    MemoryEvent e = events_[i];
+    if (i + 1 < events_.size()) {
+      const MemoryEvent& next = events_[i + 1];
+      e.kind = next.kind, e.node = next.node, e.statement = next.statement, e.liveBytes = next.liveBytes;
+      e.peakBytes = std::max(e.peakBytes, next.peakBytes);
+      e.count += next.count;
+    }
+    merged.push_back(e);
+  }
+  events_ = std::move(merged);
+  stride_ *= 2;
+}
+
+}  // namespace tempo
