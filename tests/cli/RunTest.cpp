@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace tempo::cli::test {
@@ -85,6 +87,53 @@ TEST(CliRun, CompiledIsTheDefaultEngineAndPrintsMeasuredAndPredictedPeaks) {
   EXPECT_EQ(r.out.rfind("c : f32[5] = [1, 2, 3, 4, 5]\nengine compiled: ", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("bytes measured, "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(" predicted, "), std::string::npos) << r.out;
+}
+
+// The memory profile: per node and after every memory statement, measured
+// beside predicted, with the peaks the statistics line prints.
+TEST(CliRun, MemoryProfileWritesTheTimelineMeasuredBesidePredicted) {
+  TempDir dir("memprofile");
+  CliResult r = tempo({"run", example("rnn.tpo"), "--memory-profile", dir.str("m.json")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("wrote " + dir.str("m.json")), std::string::npos) << r.out;
+  std::ifstream file(dir.str("m.json"));
+  nlohmann::json j = nlohmann::json::parse(file);
+  EXPECT_EQ(j["version"], 1);
+  EXPECT_EQ(j["bounds"]["T"], 16);
+  int64_t measuredPeak = j["peak"]["measured"], predictedPeak = j["peak"]["predicted"];
+  EXPECT_NE(r.out.find("peak " + std::to_string(measuredPeak) + " bytes measured, " + std::to_string(predictedPeak) +
+                       " predicted"),
+            std::string::npos)
+      << r.out;
+  ASSERT_FALSE(j["events"].empty());
+  int64_t topMeasured = 0, topPredicted = 0, covered = 0;
+  for (const auto& e : j["events"]) {
+    topMeasured = std::max<int64_t>(topMeasured, e["measured"]["peak"]);
+    topPredicted = std::max<int64_t>(topPredicted, e["predicted"]["live"]);
+    covered += e["count"].get<int64_t>();
+  }
+  EXPECT_EQ(topMeasured, measuredPeak);
+  EXPECT_EQ(topPredicted, predictedPeak);
+  EXPECT_EQ(covered, j["statements"].get<int64_t>());
+  bool sawH = false;
+  for (const auto& n : j["nodes"]) sawH = sawH || n["name"] == "h";
+  EXPECT_TRUE(sawH);
+  EXPECT_EQ(tempo({"run", example("rnn.tpo"), "--engine", "reference", "--memory-profile", dir.str("x.json")}).code,
+            kExitUsage);
+}
+
+TEST(CliRun, ScheduleOptimizedPrintsTheLoopsTheRunExecutes) {
+  // Issue 10's program: after static tiling the window's producer keeps 8 steps, in one loop with its reader.
+  TempDir dir("optimized");
+  std::string program = dir.str("slide.tpo");
+  std::ofstream(program) << "dim t < T\nset T = 64\nparam a : f32[4096] = uniform(seed=5, low=-1.0, high=1.0)\n"
+                            "x : f32[4096] over (t)\nx[0] = a\nx[t] = 0.9 * x[t-1] + a\n"
+                            "m = max(x[max(0, t-7):t+1], dim=0)\nout y = sum(m, dim=0)\n";
+  CliResult r = tempo({"schedule", program, "--optimized"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("alloc %1 x  (16384*min(8, T) bytes)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("where"), std::string::npos) << r.out;  // the tiled window's mask: the passes ran
+  EXPECT_EQ(r.out.find("\nfor c0 in 0..T:", r.out.find("for c0 in 0..T:") + 1), std::string::npos) << r.out;  // one loop
 }
 
 TEST(CliRun, MemoryBudgetSwapsAndSaysWhenItCannotBeMet) {
