@@ -19,10 +19,13 @@ size_t slotCountOf(const std::vector<int64_t>& bounds, int skipDim, int64_t time
 
 TensorStore::TensorStore(StoreContext ctx, size_t slots) : ctx_(std::move(ctx)), slots_(slots) {}
 
-TensorStore::~TensorStore() {
+TensorStore::~TensorStore() { dropAll(); }
+
+void TensorStore::dropAll() {
   if (!ctx_.tracker) return;
-  for (const Slot& slot : state_ == State::Swapped ? swapArea_ : slots_)
-    if (slot.full) state_ == State::Swapped ? ctx_.tracker->dropSwapped(slot.value) : ctx_.tracker->drop(ctx_.node, slot.value);
+  const bool swapped = state_ == State::Swapped;
+  for (const Slot& slot : swapped ? swapArea_ : slots_)
+    if (slot.full) swapped ? ctx_.tracker->dropSwapped(slot.value) : ctx_.tracker->drop(ctx_.node, slot.value);
 }
 
 std::string TensorStore::pointString(const Point& p) const {
@@ -134,9 +137,7 @@ void TensorStore::markUnallocated() {
 }
 
 void TensorStore::free() {
-  if (ctx_.tracker)
-    for (const Slot& slot : state_ == State::Swapped ? swapArea_ : slots_)
-      if (slot.full) state_ == State::Swapped ? ctx_.tracker->dropSwapped(slot.value) : ctx_.tracker->drop(ctx_.node, slot.value);
+  dropAll();
   if (state_ == State::Swapped) slots_.swap(swapArea_);
   swapArea_.clear();
   for (Slot& s : slots_) s = Slot{};

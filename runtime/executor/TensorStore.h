@@ -90,6 +90,8 @@ private:
   };
   enum class State { Open, Unallocated, Freed, Swapped };
   void checkInDomain(const Point& p) const;
+  /// Tells the tracker every held value (live or in the swap area) is gone.
+  void dropAll();
   [[noreturn]] void fail(const Point& p, const std::string& why) const;
 
   StoreContext ctx_;

@@ -24,7 +24,6 @@
 
 #include <fstream>
 #include <iostream>
-#include <regex>
 
 namespace tempo {
 namespace {
@@ -52,7 +51,7 @@ struct Numbers {
 };
 
 Numbers measure(const fs::path& path, const std::map<std::string, int64_t>& sets) {
-  std::string text = std::regex_replace(testing::readFile(path), std::regex(R"(load\("[^"]*"\))"), "normal(seed=1)");
+  std::string text = testing::withGeneratedData(path);
   FrontendResult f = compileSource(text, path.filename().string(), ".");
   EXPECT_TRUE(f.ok()) << f.renderedDiagnostics();
   CompiledProgram p = compileProgram(f.graph, defaultPipeline());

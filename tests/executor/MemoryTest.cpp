@@ -42,7 +42,7 @@ CompiledProgram compileSwapProgram(const char* text) { return compileText(text, 
 
 /// The example with every load() replaced by generated data of the same type.
 CompiledProgram compileWithoutFiles(const fs::path& path) {
-  std::string text = std::regex_replace(testing::readFile(path), std::regex(R"(load\("[^"]*"\))"), "normal(seed=1)");
+  std::string text = testing::withGeneratedData(path);
   return compileText(text, path.filename().string());
 }
 
@@ -269,9 +269,7 @@ TEST(Memory, OutputsAreNeverFreedAndWholeStoresLiveAtTheTop) {
 }
 
 TEST(Memory, OneBOfAWindowReadOverBAndTIsKeptCircularOrAsAWholeStoreInsideTheLoopOverB) {
-  std::string text = std::regex_replace(
-      testing::readFile(testing::sourceDir() / "resources" / "examples" / "attention_causal.tpo"),
-      std::regex(R"(load\("[^"]*"\))"), "normal(seed=1)");
+  std::string text = testing::withGeneratedData(testing::sourceDir() / "resources" / "examples" / "attention_causal.tpo");
   FrontendResult f = compileSource(text, "attention_causal.tpo", ".");
   ASSERT_TRUE(f.ok()) << f.renderedDiagnostics();
   const Graph& g = f.graph;

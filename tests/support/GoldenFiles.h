@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -55,6 +56,12 @@ inline std::vector<std::filesystem::path> examplePrograms() {
   auto small = filesWithExtension(dir / "small", ".tpo");
   out.insert(out.end(), small.begin(), small.end());
   return out;
+}
+
+/// The program in `path` with every load() replaced by generated data of the
+/// same declared type (`normal(seed=1)`), so every bound can change.
+inline std::string withGeneratedData(const std::filesystem::path& path) {
+  return std::regex_replace(readFile(path), std::regex(R"(load\("[^"]*"\))"), "normal(seed=1)");
 }
 
 }  // namespace tempo::testing
