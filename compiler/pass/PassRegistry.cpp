@@ -8,6 +8,7 @@
 #include "passes/DomainReduction.h"
 #include "passes/Fusion.h"
 #include "passes/StaticTiling.h"
+#include "passes/SliceSinking.h"
 #include "passes/Vectorisation.h"
 
 namespace tempo {
@@ -27,6 +28,7 @@ const std::vector<PassFactory>& defaultFactories() {
       create<CommonSubexpressionElimination>,
       create<DomainReduction>,
       create<DeadCodeElimination>,
+      create<SliceSinking>,
       create<Vectorisation>,
       create<StaticTiling>,
       create<Fusion>,  // last: it hides the elementwise ops the other passes look at

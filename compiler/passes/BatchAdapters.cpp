@@ -2,6 +2,7 @@
 
 #include "ops/TypeInference.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace tempo {
@@ -34,12 +35,34 @@ NodeId addReader(Graph& g, OpKind op, OpAttrs attrs, std::vector<std::string> do
   return id;
 }
 
+namespace {
+
+bool atomUses(const IndexAtom& a, const std::string& d) {
+  return a.start.dependsOn(d) || (a.stop && a.stop->dependsOn(d)) || (a.block && a.block->first.dependsOn(d));
+}
+
+/// The dimensions of `domain` that the read `read` or the attributes `attrs` mention, in order.
+std::vector<std::string> mentionedDims(const std::vector<std::string>& domain, const Edge& read, const OpAttrs& attrs) {
+  std::vector<std::string> out;
+  for (const std::string& d : domain) {
+    bool used = std::any_of(read.index.begin(), read.index.end(), [&](const IndexAtom& a) { return atomUses(a, d); }) ||
+                attrs.start.dependsOn(d) || attrs.stop.dependsOn(d);
+    if (used) out.push_back(d);
+  }
+  return out;
+}
+
+}  // namespace
+
 NodeId insertAdapter(Graph& g, EdgeId edgeId, OpKind op, OpAttrs attrs, GraphChange& change) {
   const Edge read = g.edge(edgeId);
-  NodeId id = addReader(g, op, std::move(attrs), g.node(read.consumer).domain, read, change);
+  // Over the dimensions it depends on only: a selector of the initial state
+  // `x[i, 0, b]` runs once per (i, b), not again at every step t.
+  std::vector<std::string> domain = mentionedDims(g.node(read.consumer).domain, read, attrs);
+  NodeId id = addReader(g, op, std::move(attrs), domain, read, change);
   Edge& e = g.edge(edgeId);
   e.producer = id;
-  e.index = identityAtoms(g.node(id).domain);
+  e.index = identityAtoms(domain);
   change.rewritten.insert(read.consumer);
   return id;
 }

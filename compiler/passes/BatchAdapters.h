@@ -29,8 +29,10 @@ NodeId addReader(Graph& g, OpKind op, OpAttrs attrs, std::vector<std::string> do
                  GraphChange& change);
 
 /// Puts a node `op(attrs)` on edge `edgeId`: the new node, over the consumer's
-/// domain, makes the edge's read; the consumer reads the node at its own point
-/// (the edge keeps its condition and slot). Returns the new node.
+/// dimensions that the read or the attributes mention (fewer points than the
+/// consumer when the read ignores some), makes the edge's read; the consumer
+/// reads the node at its own point (the edge keeps its condition and slot).
+/// Returns the new node.
 NodeId insertAdapter(Graph& g, EdgeId edgeId, OpKind op, OpAttrs attrs, GraphChange& change);
 
 /// Permute attributes moving axis `from` to position `to` of a rank-`rank` value.

@@ -140,7 +140,18 @@ std::string joinIds(const Graph& g, const std::set<NodeId>& ids) {
 void Vectorisation::run(Graph& graph, PassContext& context) {
   std::set<NodeId> selectors;  // adapters to per-point readers stay per point
   for (const DimDecl& dim : std::vector<DimDecl>(graph.dims)) {
-    VectorisationPlan plan = planVectorisation(graph, dim.name, selectors);
+    // Iterations of `optimize` run one after another (each reads the params the
+    // previous one updated); batching a value along them would precompute it for
+    // every iteration and keep it alive, so the peak would grow with their count.
+    bool trained = std::any_of(graph.trainedParams.begin(), graph.trainedParams.end(),
+                               [&](const TrainedParam& p) { return p.dim == dim.name; });
+    if (trained) {
+      context.change.notes.push_back(dim.name + ": not batched: it is the iteration dimension of optimize");
+      continue;
+    }
+    // An adapter made for an earlier dimension is an ordinary node for this one: a
+    // selector of x[i] out of a batch over i batches along b with its readers.
+    VectorisationPlan plan = planVectorisation(graph, dim.name, {});
     for (const auto& [id, why] : plan.refusals) {
       if (selectors.count(id) || opClass(graph.node(id).op) == OpClass::Source) continue;
       context.change.notes.push_back(dim.name + ": %" + std::to_string(id) +

@@ -140,7 +140,12 @@ VectorisationPlan planVectorisation(const Graph& g, const std::string& dim, cons
     changed = false;
     for (const auto& component : components) {
       if (component.size() < 2) continue;
-      auto outside = std::find_if(component.begin(), component.end(), [&](NodeId id) { return !plan.nodes.count(id); });
+      // A member without `dim` (a parameter updated once per iteration, a loss summed over
+      // the batch) computes one value for every position of `dim`: it neither blocks the
+      // batch nor is batched. Only a per-point member that has `dim` splits the cycle.
+      auto outside = std::find_if(component.begin(), component.end(), [&](NodeId id) {
+        return !plan.nodes.count(id) && domainPosition(g.node(id).domain, dim) >= 0;
+      });
       if (outside == component.end()) continue;
       for (NodeId id : component) {
         if (!plan.nodes.count(id)) continue;

@@ -141,6 +141,8 @@ NodeId AdjointBuilder::pad(NodeId a, int64_t axis, IndexExpr before, IndexExpr a
 }
 
 NodeId AdjointBuilder::placeAt(NodeId a, int64_t axis, const IndexExpr& offset, const IndexExpr& extent) {
+  // A window over the whole extent (`0:T`) already sits at its positions.
+  if (offset == IndexExpr(0) && typeOf(a).shape[static_cast<size_t>(axis)] == extent) return a;
   NodeId padded = pad(a, axis, extent, extent);
   IndexExpr clamped = IndexExpr::min(IndexExpr::max(offset, 0), extent);
   return slice(padded, axis, extent - clamped, extent * 2 - clamped);

@@ -13,6 +13,7 @@ const std::vector<std::string> kPasses = {"branch-lowering",
                                           "common-subexpression-elimination",
                                           "domain-reduction",
                                           "dead-code-elimination",
+                                          "slice-sinking",
                                           "vectorisation", "static-tiling", "fusion"};
 
 size_t count(const std::string& text, const std::string& what) {
