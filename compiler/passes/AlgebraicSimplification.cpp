@@ -2,6 +2,7 @@
 
 #include "passes/GraphRewrite.h"
 #include "passes/RecurrenceLift.h"
+#include "passes/WindowSums.h"
 
 
 namespace tempo {
@@ -119,6 +120,8 @@ const std::vector<RewriteRule>& algebraicRules() {
                     [](const Node& n, const TensorType&) { return isIdentityPerm(n.attrs.perm); }),
       {"merge with one unconditional branch -> the branch", singleBranchMerge, {}},
       {"running sum read only at its end -> sum over the window", {}, liftRunningSum},
+      {"sum over several whole windows -> one sum per window, nested", {}, splitWindowSum},
+      {"sum of outer products over a window -> one matrix product of the windows", {}, contractOuterProducts},
   };
   return rules;
 }

@@ -1,7 +1,10 @@
 // Differential test of the default pipeline: for every example program, the
 // graph after each pass must give the same outputs under the reference
-// interpreter as the unoptimised graph (bit for bit: every pass is exact,
-// constant folding included, since it reproduces the runtime's arithmetic).
+// interpreter as the unoptimised graph: bit for bit until a rewrite adds floats
+// up in another order (reassociatesSums: static tiling, nested window sums,
+// outer products as one matrix product), within 1e-5 relative after; every
+// other rewrite is exact, constant folding included, since it reproduces the
+// runtime's arithmetic.
 #include "PassTestUtil.h"
 
 #include "support/GoldenFiles.h"
@@ -20,8 +23,12 @@ TEST(PipelineDifferential, EveryPassKeepsEveryExampleOutput) {
     Graph g = r.graph;
     std::vector<PassSnapshot> snaps = defaultPipeline().run(g);
     ASSERT_EQ(snaps.size(), defaultPassNames().size());
-    for (const PassSnapshot& snap : snaps)
-      expectSameOutputs(reference, evaluate(snap.graph), 0, program.filename().string() + " after " + snap.passName);
+    bool reassociated = false;
+    for (const PassSnapshot& snap : snaps) {
+      reassociated = reassociated || reassociatesSums(snap);
+      expectSameOutputs(reference, evaluate(snap.graph), reassociated ? 1e-5 : 0,
+                        program.filename().string() + " after " + snap.passName);
+    }
   }
 }
 

@@ -43,6 +43,20 @@ inline GraphChange runPass(Graph& g, const std::string& name) {
 
 using Outputs = std::vector<std::pair<std::string, Tensor>>;
 
+/// Whether `snap` added up floats in another order than the program as
+/// written: static tiling (block by block) and the algebraic rules that turn
+/// sums into other sums (a running sum into a reduction, a sum over several
+/// windows into nested sums, a sum of outer products into a matrix product).
+/// Every other rewrite is exact, bit for bit.
+inline bool reassociatesSums(const std::string& pass, const GraphChange& change) {
+  if (pass == "static-tiling") return true;
+  for (const std::string& note : change.notes)
+    for (const char* rule : {"-> sum over the window", "-> one sum per window", "-> one matrix product"})
+      if (note.find(rule) != std::string::npos) return true;
+  return false;
+}
+inline bool reassociatesSums(const PassSnapshot& snap) { return reassociatesSums(snap.passName, snap.change); }
+
 inline Outputs evaluate(const Graph& g) {
   ReferenceInterpreter interp(g, {});
   return interp.evaluateOutputs();

@@ -185,6 +185,24 @@ TEST(Memory, TrainingIterationsDoNotAccumulateTheirStepValues) {
   EXPECT_LE(many - few, 64) << few << " B at I=3, " << many << " B at I=10";
 }
 
+// REINFORCE's weight gradients sum one outer product per (t, b), a [P, P]
+// matrix at every point. Summed window by window and contracted into one
+// matrix product per step (WindowSums.h), they are never stored over t: the
+// peak grows with T by the step values the backward pass reads (states,
+// activations and returns, and the windows gathered from them), 6.3 KB per
+// step here, well under the B·P·P·4 = 16 KB per step that storing the outer
+// products of W2 alone would add.
+TEST(Memory, PolicyGradientsDoNotStoreAnOuterProductPerStep) {
+  CompiledProgram p = compileWithoutFiles(testing::sourceDir() / "resources" / "examples" / "rl" / "reinforce.tpo");
+  auto workingAt = [&](int64_t steps) {
+    SymbolEnv bounds = defaults(p.graph);
+    bounds["I"] = 3, bounds["B"] = 4, bounds["T"] = steps;
+    return runCompiled(p, bounds).stats.peakNonOutputBytes - inputArrayBytesOver(p, bounds, "t");
+  };
+  const int64_t perStep = (workingAt(48) - workingAt(16)) / 32;
+  EXPECT_LE(perStep, 8 * 1024) << perStep << " B per step";
+}
+
 /// gpt_decode.tpo compiled with blocks of `bs`, every load replaced by generated
 /// data of its own seed (equal seeds would let CSE merge k with q and v).
 CompiledProgram compileDecodeWithBlocks(int64_t bs) {

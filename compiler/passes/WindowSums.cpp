@@ -1,0 +1,141 @@
+#include "passes/WindowSums.h"
+
+#include "passes/BatchAdapters.h"
+#include "passes/GraphRewrite.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace tempo {
+
+namespace {
+
+/// A reduce_sum whose one unconditional read stacks slices and that sums
+/// exactly the stacked axes (`sum(v[i, 0:T, 0:B])` over axes 0 and 1).
+struct WindowSum {
+  Edge read;
+  std::vector<size_t> slices;  ///< positions of the read's slice atoms, in order
+};
+
+std::optional<WindowSum> matchWindowSum(const Graph& g, const Node& n) {
+  if (n.op != OpKind::ReduceSum || n.attrs.keepDims) return std::nullopt;
+  auto ins = g.inputs(n.id);
+  if (ins.size() != 1 || !ins[0]->condition.isAlways() || ins[0]->producer == n.id) return std::nullopt;
+  WindowSum w{*ins[0], {}};
+  for (size_t j = 0; j < w.read.index.size(); ++j) {
+    const IndexAtom& a = w.read.index[j];
+    if (a.isBlock()) return std::nullopt;
+    if (a.isSlice()) w.slices.push_back(j);
+  }
+  std::vector<int64_t> stacked;
+  for (size_t k = 0; k < w.slices.size(); ++k) stacked.push_back(static_cast<int64_t>(k));
+  std::vector<int64_t> axes = n.attrs.axes;
+  std::sort(axes.begin(), axes.end());
+  if (w.slices.empty() || axes != stacked) return std::nullopt;
+  return w;
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+Edge readOf(NodeId producer, std::vector<IndexAtom> atoms, const SourceRange& loc) {
+  Edge e;
+  e.producer = producer;
+  e.index = std::move(atoms);
+  e.loc = loc;
+  return e;
+}
+
+}  // namespace
+
+bool splitWindowSum(Graph& graph, NodeId id, GraphChange& change) {
+  const Node r = graph.node(id);
+  std::optional<WindowSum> w = matchWindowSum(graph, r);
+  if (!w || w->slices.size() < 2) return false;
+  const Node& m = graph.node(w->read.producer);
+  // Every window is whole, along a dimension the sum itself does not have.
+  std::vector<std::string> outer;  // the windows' dimensions but the last
+  for (size_t k = 0; k < w->slices.size(); ++k) {
+    const std::string& d = m.domain[w->slices[k]];
+    const IndexAtom& a = w->read.index[w->slices[k]];
+    if (!(a.start == IndexExpr(0)) || !(*a.stop == IndexExpr::bound(graph.boundOf(d))) || contains(r.domain, d))
+      return false;
+    if (k + 1 < w->slices.size()) outer.push_back(d);
+  }
+  std::vector<std::string> innerDomain;
+  for (const DimDecl& d : graph.dims)
+    if (contains(r.domain, d.name) || contains(outer, d.name)) innerDomain.push_back(d.name);
+
+  Edge innerRead = w->read;
+  for (size_t k = 0; k + 1 < w->slices.size(); ++k)
+    innerRead.index[w->slices[k]] = IndexAtom::point(IndexExpr::dim(m.domain[w->slices[k]]));
+  OpAttrs lastAxis;
+  lastAxis.axes = {0};
+  NodeId inner = addReader(graph, OpKind::ReduceSum, lastAxis, innerDomain, innerRead, change);
+
+  std::vector<IndexAtom> outerAtoms;
+  for (const std::string& d : innerDomain)
+    outerAtoms.push_back(contains(outer, d) ? IndexAtom::slice(IndexExpr(0), IndexExpr::bound(graph.boundOf(d)))
+                                            : IndexAtom::point(IndexExpr::dim(d)));
+  Edge& e = graph.edge(w->read.id);
+  e.producer = inner;
+  e.index = outerAtoms;
+  Node& n = graph.node(id);
+  n.attrs.axes.clear();
+  for (size_t k = 0; k < outer.size(); ++k) n.attrs.axes.push_back(static_cast<int64_t>(k));
+  change.rewritten.insert(id);
+  return true;
+}
+
+bool contractOuterProducts(Graph& graph, NodeId id, GraphChange& change) {
+  const Node r = graph.node(id);
+  std::optional<WindowSum> w = matchWindowSum(graph, r);
+  if (!w || w->slices.size() != 1) return false;
+  const Node m = graph.node(w->read.producer);
+  if (m.op != OpKind::MatMul || graph.users(m.id).size() != 1 || isOutput(graph, m.id)) return false;
+  auto ins = graph.inputs(m.id);
+  if (ins.size() != 2) return false;
+  const TensorType x = graph.readType(*ins[0]), y = graph.readType(*ins[1]);
+  if (x.rank() != 2 || y.rank() != 2 || x.shape[1].constantValue() != 1 || y.shape[0].constantValue() != 1)
+    return false;
+  std::optional<std::vector<IndexAtom>> xAtoms, yAtoms;
+  if (ins[0]->condition.isAlways() && ins[1]->condition.isAlways()) {
+    xAtoms = composeReads(m.domain, *ins[0], w->read);
+    yAtoms = composeReads(m.domain, *ins[1], w->read);
+  }
+  if (!xAtoms || !yAtoms) return false;
+  const IndexExpr rows = w->read.index[w->slices[0]].size();
+
+  // X^T @ Y with X = the window of x as [rows, K] and Y = the window of y as [rows, N].
+  NodeId xs = addReader(graph, OpKind::Reshape, targetShape({rows, x.shape[0]}), r.domain,
+                        readOf(ins[0]->producer, *xAtoms, ins[0]->loc), change);
+  OpAttrs transpose;
+  transpose.perm = {1, 0};
+  NodeId xt = addReader(graph, OpKind::Permute, transpose, r.domain, readOf(xs, identityAtoms(r.domain), r.loc), change);
+  NodeId ys = addReader(graph, OpKind::Reshape, targetShape({rows, y.shape[1]}), r.domain,
+                        readOf(ins[1]->producer, *yAtoms, ins[1]->loc), change);
+  Node product;
+  product.op = OpKind::MatMul;
+  product.domain = r.domain;
+  product.type = r.type;
+  product.loc = m.loc;
+  product.name = r.name;
+  NodeId p = graph.addNode(product);
+  for (int slot = 0; slot < 2; ++slot) {
+    Edge operand = readOf(slot == 0 ? xt : ys, identityAtoms(r.domain), m.loc);
+    operand.consumer = p;
+    operand.inputIndex = slot;
+    graph.addEdge(operand);
+  }
+  change.added.insert(p);
+  redirectUsers(graph, id, p);
+  for (NodeId gone : {id, m.id}) {
+    graph.removeNode(gone);
+    change.removed.insert(gone);
+    change.rewritten.erase(gone);
+  }
+  return true;
+}
+
+}  // namespace tempo
