@@ -1,5 +1,7 @@
 #include "driver/EngineTiming.h"
 
+#include "driver/ProcessMemory.h"
+
 #include "executor/CompiledEngine.h"
 #include "init/SourceArray.h"
 #include "interp/ReferenceInterpreter.h"
@@ -7,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <map>
 
 namespace tempo::bench {
@@ -50,6 +53,9 @@ EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const Timing
   Clock::time_point start = Clock::now();
   CompiledProgram program = compileProgram(g, defaultPipeline());
   t.compileSeconds = secondsSince(start);
+  t.compilePhases = program.compilePhases;
+  const bool reset = resetPeakRss();
+  t.runBaseRssMiB = currentRssMiB();
   CompiledRunOptions options;
   options.matmul = matmul;
   repeat(plan, t, [&](bool timed) {
@@ -61,6 +67,7 @@ EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const Timing
     t.work = r.stats.execs;
     t.outputs = std::move(r.outputs);
   });
+  t.runPeakRssMiB = reset ? peakRssSinceResetMiB() : std::numeric_limits<double>::quiet_NaN();
   return t;
 }
 

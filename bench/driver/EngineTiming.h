@@ -18,6 +18,7 @@
 
 #include "graph/Graph.h"
 #include "kernels/cpu/Matmul.h"
+#include "pass/PhaseClock.h"
 #include "symbolic/IndexExpr.h"
 #include "tensor/Tensor.h"
 
@@ -42,6 +43,9 @@ Summary summarise(std::vector<double> values);
 struct EngineTimings {
   std::string engine;            ///< "compiled" or "reference"
   double compileSeconds = 0;     ///< compiled only: passes + schedule
+  PhaseSeconds compilePhases;    ///< compiled only: compileSeconds by phase
+  double runBaseRssMiB = 0;      ///< compiled only: resident MiB after compiling (heap trimmed)
+  double runPeakRssMiB = 0;      ///< compiled only: peak resident MiB of the runs alone (NaN if unmeasured)
   std::vector<double> runSeconds;   ///< wall time of each timed repetition
   std::vector<double> execSeconds;  ///< compiled only: the executor's run() time per repetition
   int64_t peakBytes = 0;         ///< compiled only: MemoryTracker peak (last repetition)

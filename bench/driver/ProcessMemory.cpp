@@ -1,5 +1,6 @@
 #include "driver/ProcessMemory.h"
 
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include <fstream>
@@ -14,11 +15,14 @@ double peakRssMiB() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
 }
 
-double currentRssMiB() {
+namespace {
+
+/// A field of /proc/self/status (`VmRSS:`, `VmHWM:`) in MiB, or NaN.
+double statusMiB(const std::string& field) {
   std::ifstream status("/proc/self/status");
   std::string key;
   while (status >> key) {
-    if (key == "VmRSS:") {
+    if (key == field) {
       double kib = 0;
       status >> kib;
       return kib / 1024.0;
@@ -27,5 +31,16 @@ double currentRssMiB() {
   }
   return std::numeric_limits<double>::quiet_NaN();
 }
+
+}  // namespace
+
+double currentRssMiB() { return statusMiB("VmRSS:"); }
+
+bool resetPeakRss() {
+  malloc_trim(0);
+  return static_cast<bool>(std::ofstream("/proc/self/clear_refs") << "5");
+}
+
+double peakRssSinceResetMiB() { return statusMiB("VmHWM:"); }
 
 }  // namespace tempo::bench

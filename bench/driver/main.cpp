@@ -80,6 +80,13 @@ nlohmann::json record(const BenchOptions& o, const Inputs& in, const EngineTimin
   }
   if (t.engine == "compiled") {
     j["compile_s"] = t.compileSeconds;
+    nlohmann::json phases = nlohmann::json::array();  // in the order they ran
+    for (const auto& [name, seconds] : t.compilePhases) phases.push_back({name, seconds});
+    j["compile_phases_s"] = phases;
+    // The runs alone, from a peak mark reset after the compile: comparable to a
+    // peer's peak above its imports (the compile's isl memory is not in it).
+    j["run_base_rss_mb"] = t.runBaseRssMiB;
+    j["run_peak_rss_mb"] = t.runPeakRssMiB;
     j["exec_s"] = toJson(summarise(t.execSeconds));
     j["peak_bytes"] = t.peakBytes;
     j["predicted_bytes"] = t.predictedBytes;

@@ -6,6 +6,7 @@
 #include "schedule/IslPtr.h"
 #include "schedule/ScheduleCheck.h"
 
+#include <future>
 #include <optional>
 #include <regex>
 #include <set>
@@ -169,9 +170,10 @@ IslPtr<isl_schedule> hoistedThenIsl(isl_ctx* ctx, const Graph& g, const Dependen
   return islCheck(isl_schedule_sequence(first.release(), rest.release()), ctx, "sequencing hoisted statements");
 }
 
-/// A verified schedule with its loops.
+/// A verified schedule with its loops, as text and loops (no isl object, so a
+/// candidate computed in another isl context outlives it).
 struct Candidate {
-  IslPtr<isl_schedule> schedule;
+  std::string tree;
   std::string map;
   LoopBody loops;
 };
@@ -188,16 +190,37 @@ size_t controlStatements(const LoopBody& body) {
 
 /// Verifies `schedule` against every dependence and generates its loops.
 Candidate finish(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel, const IslInputs& in,
-                 IslPtr<isl_schedule> schedule) {
+                 IslPtr<isl_schedule> schedule, PhaseClock& clock) {
   auto map = islCheck(isl_schedule_get_map(schedule.get()), ctx, "reading the schedule map");
-  if (!scheduleRespects(in.validity.get(), map.get()))
-    throw IslError("the schedule does not respect every dependence");
+  bool respects = scheduleRespects(in.validity.get(), map.get());
+  clock.lap("verification");
+  if (!respects) throw IslError("the schedule does not respect every dependence");
   Candidate c;
   c.map = islTakeString(isl_union_map_to_str(map.get()));
   auto ast = generateAst(ctx, g, in, schedule.get());
   c.loops = convertIslAst(ast.get(), rel, g);
-  c.schedule = std::move(schedule);
+  c.tree = printSchedule(ctx, schedule.get());
+  clock.lap("loops (isl AST)");
   return c;
+}
+
+/// isl's schedule for one proximity variant, verified, or why there is none.
+struct Variant {
+  std::optional<Candidate> candidate;
+  std::string error;
+};
+
+Variant scheduleVariant(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel, TimeDirection newest,
+                        const ScheduleOptions& options, PhaseClock& clock) {
+  try {
+    const std::string way = newest == TimeDirection::Forward ? " (forwards)" : " (backwards)";
+    IslInputs in = readInputs(ctx, rel, newest);
+    IslPtr<isl_schedule> schedule = hoistedThenIsl(ctx, g, rel, in, options.maxIslOperations);
+    clock.lap("isl schedule" + way);
+    return {finish(ctx, g, rel, in, std::move(schedule), clock), ""};
+  } catch (const IslError& e) {
+    return {std::nullopt, e.what()};
+  }
 }
 
 }  // namespace
@@ -205,27 +228,41 @@ Candidate finish(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel, c
 ScheduleResult computeSchedule(const Graph& g, IslContext& context, const ScheduleOptions& options) {
   isl_ctx* ctx = context.get();
   ScheduleResult r;
+  PhaseClock clock;
   r.relations = buildDependenceRelations(g, context);
   IslInputs in = readInputs(ctx, r.relations, TimeDirection::Forward);
+  clock.lap("dependences");
 
   std::optional<Candidate> best;
   if (options.algorithm == ScheduleOptions::Algorithm::Isl) {
     // The newest element of a slice depends on the direction time will run in,
     // which only the schedule decides: try both, keep the simpler loops.
-    std::vector<TimeDirection> directions{TimeDirection::Forward};
-    if (r.relations.proximityUnion(TimeDirection::Forward) != r.relations.proximityUnion(TimeDirection::Backward))
-      directions.push_back(TimeDirection::Backward);
-    for (TimeDirection newest : directions) {
-      try {
-        IslInputs variant = readInputs(ctx, r.relations, newest);
-        Candidate c = finish(ctx, g, r.relations, variant,
-                             hoistedThenIsl(ctx, g, r.relations, variant, options.maxIslOperations));
-        if (!best || controlStatements(c.loops) < controlStatements(best->loops)) {
-          best = std::move(c);
-          r.newestElement = newest;
-        }
-      } catch (const IslError& e) {
-        if (r.fallbackReason.empty()) r.fallbackReason = e.what();
+    // The backwards variant runs on another thread in an isl context of its
+    // own (isl is thread-safe across contexts; the relations are text).
+    const bool both =
+        r.relations.proximityUnion(TimeDirection::Forward) != r.relations.proximityUnion(TimeDirection::Backward);
+    std::future<Variant> backwards;
+    if (both)
+      backwards = std::async(std::launch::async, [&] {
+        IslContext own;
+        PhaseClock unused;
+        return scheduleVariant(own.get(), g, r.relations, TimeDirection::Backward, options, unused);
+      });
+    std::vector<std::pair<TimeDirection, Variant>> variants;
+    variants.emplace_back(TimeDirection::Forward,
+                          scheduleVariant(ctx, g, r.relations, TimeDirection::Forward, options, clock));
+    if (both) {
+      variants.emplace_back(TimeDirection::Backward, backwards.get());
+      clock.lap("isl schedule (backwards, in parallel): the rest");
+    }
+    for (auto& [newest, v] : variants) {
+      if (!v.candidate) {
+        if (r.fallbackReason.empty()) r.fallbackReason = v.error;
+        continue;
+      }
+      if (!best || controlStatements(v.candidate->loops) < controlStatements(best->loops)) {
+        best = std::move(v.candidate);
+        r.newestElement = newest;
       }
     }
     if (best) r.fallbackReason.clear();
@@ -235,11 +272,13 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
   if (!best) {
     r.usedFallback = true;
     best = finish(ctx, g, r.relations, in,
-                  bandSchedule(ctx, in.domain.get(), buildFallbackSchedule(g, r.relations, context), "fallback schedule"));
+                  bandSchedule(ctx, in.domain.get(), buildFallbackSchedule(g, r.relations, context), "fallback schedule"),
+                  clock);
   }
   r.scheduleMap = best->map;
-  r.scheduleTree = printSchedule(ctx, best->schedule.get());
+  r.scheduleTree = best->tree;
   r.program.body = std::move(best->loops);
+  r.phases = clock.phases();
   return r;
 }
 

@@ -8,7 +8,8 @@
 // dependences with each slice read at its newest element. Which element is
 // newest depends on the direction time will run — the last one forwards, the
 // first one backwards (returns.tpo's suffix read `r[t:T]`) — so a graph with
-// slices is scheduled both ways and the loops with fewer loops and guards are
+// slices is scheduled both ways, the backwards variant on a second thread in
+// an isl context of its own, and the loops with fewer loops and guards are
 // kept (forwards on a tie).
 // isl's AST generator turns the schedule into loops,
 // which IslAstConversion brings into our LoopAst. Nothing is specialised to
@@ -26,6 +27,7 @@
 // been verified against every validity dependence.
 #pragma once
 
+#include "pass/PhaseClock.h"
 #include "schedule/DependenceRelations.h"
 #include "schedule/IslError.h"
 #include "schedule/LoopAst.h"
@@ -53,6 +55,7 @@ struct ScheduleResult {
   TimeDirection newestElement = TimeDirection::Forward;  ///< the proximity variant kept
   bool usedFallback = false;
   std::string fallbackReason;  ///< why isl's schedule was not used ("" if it was)
+  PhaseSeconds phases;         ///< seconds per phase: dependences, isl per variant, verification, loops
 };
 
 /// Schedules `g`; throws IslError or std::invalid_argument when the graph

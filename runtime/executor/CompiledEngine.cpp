@@ -16,12 +16,18 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline) {
 
 CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, PassContext& context) {
   CompiledProgram p;
+  PhaseClock clock;
   p.graph = source;
   p.passes = pipeline.run(p.graph, context);
+  clock.lap("passes");
   IslContext isl;
-  LoopProgram schedule = scheduleGraph(p.graph, isl);
-  p.stores = chooseStores(p.graph, schedule);
-  p.loops = placeMemory(p.graph, schedule, p.stores);
+  ScheduleResult schedule = computeSchedule(p.graph, isl);
+  clock.add(schedule.phases);
+  p.stores = chooseStores(p.graph, schedule.program);
+  clock.lap("storage plan");
+  p.loops = placeMemory(p.graph, schedule.program, p.stores);
+  clock.lap("memory placement");
+  p.compilePhases = clock.phases();
   return p;
 }
 

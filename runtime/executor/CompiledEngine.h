@@ -12,6 +12,7 @@
 
 #include "executor/Executor.h"
 #include "executor/SwapPlacement.h"
+#include "pass/PhaseClock.h"
 #include "pass/Pipeline.h"
 #include "schedule/LoopAst.h"
 
@@ -29,6 +30,7 @@ struct CompiledProgram {
   LoopProgram loops;                  ///< the parametric schedule of `graph`, with Alloc / Free placed
   StoragePlan stores;                 ///< the store kind of each node (predicted bytes filled per run)
   std::vector<PassSnapshot> passes;   ///< one per pass that ran
+  PhaseSeconds compilePhases;         ///< seconds per compile phase, in order (passes, scheduling, storage)
 };
 
 struct CompiledRunOptions {
