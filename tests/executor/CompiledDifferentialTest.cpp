@@ -20,6 +20,7 @@
 #include "support/GoldenFiles.h"
 #include "support/OutputCompare.h"
 #include "support/RandomProgram.h"
+#include "support/RandomTrainingProgram.h"
 
 #include <algorithm>
 #include <cmath>
@@ -124,6 +125,27 @@ TEST_P(CompiledDifferentialShard, GeneratedProgramsMatchAtSeveralBounds) {
     if (HasFatalFailure()) return;
   }
 }
+
+// Generated training loops (`optimize` over i with windows of t and b in the
+// loss, recurrences forwards and backwards in t): the backward pass, the
+// update and the batching of b inside the training cycle must give the
+// reference interpreter's params and losses.
+class CompiledTrainingShard : public ::testing::TestWithParam<uint64_t> {};
+
+TEST_P(CompiledTrainingShard, GeneratedTrainingProgramsMatchAtSeveralBounds) {
+  for (uint64_t seed = 1 + GetParam() * 20; seed <= (GetParam() + 1) * 20; ++seed) {
+    std::string text = testing::generateRandomTrainingProgram(seed);
+    SCOPED_TRACE("training seed " + std::to_string(seed));
+    checkProgram(text, "training" + std::to_string(seed) + ".tpo", ".", true, seed);
+    if (HasFatalFailure()) return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, CompiledTrainingShard, ::testing::Range<uint64_t>(0, 2),
+                         [](const ::testing::TestParamInfo<uint64_t>& info) {
+                           return "seeds" + std::to_string(1 + info.param * 20) + "to" +
+                                  std::to_string((info.param + 1) * 20);
+                         });
 
 INSTANTIATE_TEST_SUITE_P(Seeds, CompiledDifferentialShard, ::testing::Range<uint64_t>(0, kShards),
                          [](const ::testing::TestParamInfo<uint64_t>& info) {
