@@ -11,8 +11,9 @@ std::string DomainReduction::description() const {
          "the matmul is defined over (b, t) although it only reads x at t = 0, so it would be computed T times "
          "over. A node whose reads, conditions, shape and attributes never mention a dimension has the same "
          "value along it, so this pass removes that dimension from its domain and from its readers' index "
-         "expressions, producers first so that whole chains shrink. Sources, outputs and recurrences keep "
-         "their domains, and so does a dimension some reader slices.";
+         "expressions, producers first so that whole chains shrink. Sources and outputs keep their domains, "
+         "and so does a dimension some reader slices; inside a recurrence a node that reads nothing along a "
+         "dimension (a transposed weight in a training step) loses it too.";
 }
 
 namespace {
@@ -49,29 +50,37 @@ bool someReaderSlices(const Graph& g, NodeId id, size_t position) {
 }  // namespace
 
 void DomainReduction::run(Graph& graph, PassContext& context) {
-  std::set<NodeId> cyclic = nodesInCycles(graph);
+  // Producers first, and inside a recurrence (the training step of `optimize`
+  // is one) member by member until nothing changes: a member whose reads never
+  // mention d reads the same producer points at every d, so its value does not
+  // vary along d even though the cycle as a whole does.
   for (const auto& component : componentsProducersFirst(graph)) {
-    NodeId id = component.front();
-    const Node& n = graph.node(id);
-    if (cyclic.count(id) || opClass(n.op) == OpClass::Source || isOutput(graph, id)) continue;
-    std::vector<std::string> dropped;
-    for (size_t pos = n.domain.size(); pos-- > 0;) {
-      std::string dim = n.domain[pos];
-      if (variesAlong(graph, n, dim) || someReaderSlices(graph, id, pos)) continue;
-      for (const Edge* e : graph.users(id)) {
-        Edge& reader = graph.edge(e->id);
-        reader.index.erase(reader.index.begin() + static_cast<long>(pos));
-        context.change.rewritten.insert(reader.consumer);
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (NodeId id : component) {
+        const Node& n = graph.node(id);
+        if (opClass(n.op) == OpClass::Source || isOutput(graph, id)) continue;
+        std::vector<std::string> dropped;
+        for (size_t pos = n.domain.size(); pos-- > 0;) {
+          std::string dim = n.domain[pos];
+          if (variesAlong(graph, n, dim) || someReaderSlices(graph, id, pos)) continue;
+          for (const Edge* e : graph.users(id)) {
+            Edge& reader = graph.edge(e->id);
+            reader.index.erase(reader.index.begin() + static_cast<long>(pos));
+            context.change.rewritten.insert(reader.consumer);
+          }
+          graph.node(id).domain.erase(graph.node(id).domain.begin() + static_cast<long>(pos));
+          dropped.insert(dropped.begin(), dim);
+        }
+        if (dropped.empty()) continue;
+        progress = component.size() > 1;
+        context.change.rewritten.insert(id);
+        std::string dims;
+        for (const std::string& d : dropped) dims += (dims.empty() ? "" : ", ") + d;
+        context.change.notes.push_back("%" + std::to_string(id) + (n.name.empty() ? "" : " " + n.name) +
+                                       ": dropped " + dims);
       }
-      graph.node(id).domain.erase(graph.node(id).domain.begin() + static_cast<long>(pos));
-      dropped.insert(dropped.begin(), dim);
     }
-    if (dropped.empty()) continue;
-    context.change.rewritten.insert(id);
-    std::string dims;
-    for (const std::string& d : dropped) dims += (dims.empty() ? "" : ", ") + d;
-    context.change.notes.push_back("%" + std::to_string(id) + (n.name.empty() ? "" : " " + n.name) + ": dropped " +
-                                   dims);
   }
 }
 

@@ -8,8 +8,10 @@
 // matching index atom. Working producers first lets the reduction flow down a
 // chain (the matmul, then the add, then the tanh). Sources keep their domain
 // (a load's domain indexes its array), as do outputs (their domain is the
-// shape of the result) and nodes in a recurrence (a recurrent tensor varies by
-// construction); a dimension that some reader slices is kept.
+// shape of the result); a dimension that some reader slices is kept. Members
+// of a recurrence are reduced too (a recurrent tensor reading itself at t - 1
+// mentions t, so it keeps t, but the transposed weights inside a training
+// step do not vary along its batch and time dimensions).
 #pragma once
 
 #include "pass/Pass.h"
