@@ -5,6 +5,8 @@ Run with Debian's python (the one that has torch), from the repository root, aft
     /usr/bin/python3 bench/run_bench.py                      # the full table (~10 min when quiet)
     /usr/bin/python3 bench/run_bench.py --only rnn --rounds 1  # a subset, quickly
     /usr/bin/python3 bench/run_bench.py --dry-run            # list the commands only
+    python3 bench/run_bench.py --python /tmp/peers-venv/bin/python --only reinforce --no-examples
+        # the peers under torch 2 from PyPI (../shared/peers/README.md: the venv)
 
 For every workload and size it runs, one process per configuration (so each peak RSS is that
 configuration's), our bench driver (build/bench/tempo_bench) with the compiled engine (default
@@ -94,6 +96,10 @@ PEER_WORKLOADS = [
              "reps": 1, "warmup": 0, "peer": ["reinforce.py", "--N", "16", "--T", "150", "--I", "10"]},
             {"label": "N=64", "bounds": {"I": 11, "T": 150, "B": 64}, "ref_bounds": {"I": 2, "T": 150, "B": 16},
              "reps": 1, "warmup": 0, "peer": ["reinforce.py", "--N", "64", "--T", "150", "--I", "10"]},
+            {"label": "N=64 T=250", "bounds": {"I": 11, "T": 250, "B": 64}, "ref_bounds": {"I": 2, "T": 250, "B": 16},
+             "reps": 1, "warmup": 0, "peer": ["reinforce.py", "--N", "64", "--T", "250", "--I", "10"]},
+            {"label": "N=512 T=250", "bounds": {"I": 6, "T": 250, "B": 512}, "ref_bounds": {"I": 2, "T": 250, "B": 16},
+             "reps": 1, "warmup": 0, "peer": ["reinforce.py", "--N", "512", "--T", "250", "--I", "5"]},
         ],
     },
 ]
@@ -182,7 +188,7 @@ class Runner:
         return self.keep(run_json(cmd, env=self.env, cwd=ROOT, dry=self.a.dry_run), side="ours", engine=engine, **tags)
 
     def peer(self, args, **tags):
-        cmd = [PY] + args + ["--threads", str(self.a.threads)]
+        cmd = [self.a.python] + args + ["--threads", str(self.a.threads)]
         return self.keep(run_json(cmd, cwd=self.a.peers, dry=self.a.dry_run), side="peer", **tags)
 
 
@@ -286,6 +292,7 @@ def summarise_peer_row(w, size, ref_bounds, rounds, ref, comp_at_ref):
            "comp_over_ref": [per_unit_ms(comp_at_ref) / per_unit_ms(ref)],
            "ours": {}, "peers": {}, "ratios": {}, "checks": [], "foreign": 0.0,
            "ours_rss": (ours0["compiled"]["peak_rss_mb"], ours0["compiled"]["base_rss_mb"]),
+           "ours_run_rss": (ours0["compiled"].get("run_peak_rss_mb"), ours0["compiled"].get("run_base_rss_mb")),
            "tracker_mib": ours0["compiled"]["peak_bytes"] / 2**20}
     for name, _ in OURS:
         row["ours"][name] = statistics.median(per_unit_ms(o[name]) for o, _ in rounds)
@@ -315,6 +322,9 @@ def print_peer_table(rows, out):
         vs = {o: "<br>".join("%s %s" % (n, fmt_ratio(r["ratios"][(o, n)])) for n in names) for o, _ in OURS}
         rss, base = r["ours_rss"]
         mem = "ours %s − %s (%.0f)" % (fmt_mib(rss), fmt_mib(base), r["tracker_mib"])
+        run_peak, run_base = r["ours_run_rss"]
+        if run_peak is not None and run_base is not None:  # the runs alone, after the compile
+            mem += "<br>ours' run %s − %s" % (fmt_mib(run_peak), fmt_mib(run_base))
         mem += "".join("<br>%s %s − %s" % (n, fmt_mib(r["peers"][n]["rss"][0]), fmt_mib(r["peers"][n]["rss"][1]))
                        for n in names)
         worst = max(r["checks"])
@@ -386,6 +396,8 @@ def main():
     p.add_argument("--rounds", type=int, default=0,
                    help="interleaved rounds per workload and size (default: 3, 2 for decode)")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--python", default=PY,
+                   help="the peers' python (default Debian's; a PyPI venv for torch 2 / torch.compile)")
     p.add_argument("--only", default="", help="only workloads / examples whose name contains this")
     p.add_argument("--no-examples", action="store_true")
     p.add_argument("--no-peers", action="store_true")
