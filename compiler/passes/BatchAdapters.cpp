@@ -1,6 +1,7 @@
 #include "passes/BatchAdapters.h"
 
 #include "ops/TypeInference.h"
+#include "passes/GraphRewrite.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -36,10 +37,6 @@ NodeId addReader(Graph& g, OpKind op, OpAttrs attrs, std::vector<std::string> do
 }
 
 namespace {
-
-bool atomUses(const IndexAtom& a, const std::string& d) {
-  return a.start.dependsOn(d) || (a.stop && a.stop->dependsOn(d)) || (a.block && a.block->first.dependsOn(d));
-}
 
 /// The dimensions of `domain` that the read `read` or the attributes `attrs` mention, in order.
 std::vector<std::string> mentionedDims(const std::vector<std::string>& domain, const Edge& read, const OpAttrs& attrs) {

@@ -91,11 +91,11 @@ IndexAtom substituteAtom(const IndexAtom& a, const std::map<std::string, IndexEx
   return out;
 }
 
+}  // namespace
+
 bool atomUses(const IndexAtom& a, const std::string& dim) {
   return a.start.dependsOn(dim) || (a.stop && a.stop->dependsOn(dim)) || (a.block && a.block->first.dependsOn(dim));
 }
-
-}  // namespace
 
 std::optional<std::vector<IndexAtom>> composeReads(const std::vector<std::string>& middleDomain,
                                                    const Edge& forwarded, const Edge& user) {

@@ -26,6 +26,9 @@ std::set<NodeId> nodesInCycles(const Graph& g);
 std::set<NodeId> reachableFromOutputs(const Graph& g);
 bool isOutput(const Graph& g, NodeId id);
 
+/// Whether the atom's start, stop or block lanes mention dimension `dim`.
+bool atomUses(const IndexAtom& a, const std::string& dim);
+
 /// Every edge reading `from` and every output naming it now refer to `to`.
 void redirectUsers(Graph& g, NodeId from, NodeId to);
 /// Renumbers the input slots of `consumer` to 0..k-1, keeping their order.

@@ -118,8 +118,7 @@ bool sinkThroughOp(Graph& g, NodeId first, GraphChange& change) {
   auto mentioned = [&](const std::string& d) {
     for (const Operand& op : operands) {
       for (const IndexAtom& a : op.read.index)
-        if (a.start.dependsOn(d) || (a.stop && a.stop->dependsOn(d)) || (a.block && a.block->first.dependsOn(d)))
-          return true;
+        if (atomUses(a, d)) return true;
       for (const OpAttrs& a : op.slices)
         if (a.start.dependsOn(d) || a.stop.dependsOn(d)) return true;
     }
