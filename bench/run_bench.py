@@ -41,7 +41,7 @@ PY = "/usr/bin/python3"  # Debian's python: sees python3-torch
 # field, the peer variants, rounds (None: --rounds), and per size our bounds, the reference
 # engine's bounds (default: the same), our repetitions per process and the peer command.
 # Sizes are what the engines finish in ~10 minutes in all on the 2-core box (docs/performance.md):
-# the peers' own decode sizes (S=1024, 4096) take minutes per run with our per-point executor.
+# the peers' own decode sizes (S=1024 causal, S=4096 window W=256) are the issue-10 memory rows.
 RNN_PEER = ["rnn.py", "--B", "32", "--H", "256", "--mode", "fwd"]
 DECODE_PEER = ["decode.py", "--L", "4", "--heads", "8", "--E", "512", "--B", "8", "--impl", "kv"]
 WINDOW = 64  # decode window size: small enough that the window slides at the sizes we can run
@@ -67,6 +67,10 @@ PEER_WORKLOADS = [
              "peer": DECODE_PEER + ["--attn", "causal", "--S", "128", "--reps", "2"]},
             {"label": "S=256", "bounds": {"T": 256}, "ref_bounds": {"T": 16}, "reps": 1, "warmup": 0,
              "peer": DECODE_PEER + ["--attn", "causal", "--S", "256", "--reps", "2"]},
+            # The issue-10 size: the whole KV cache of S = 1024 positions (memory vs the peer).
+            {"label": "S=1024", "bounds": {"T": 1024}, "ref_bounds": {"T": 16}, "reps": 1, "warmup": 0,
+             "ours": ["compiled"],
+             "peer": DECODE_PEER + ["--attn", "causal", "--S", "1024", "--reps", "2"]},
         ],
     },
     {
@@ -81,6 +85,19 @@ PEER_WORKLOADS = [
             {"label": "S=256", "bounds": {"T": 256, "W": WINDOW}, "ref_bounds": {"T": 16, "W": WINDOW},
              "reps": 1, "warmup": 0,
              "peer": DECODE_PEER + ["--attn", "window", "--W", str(WINDOW), "--S", "256", "--reps", "2"]},
+        ],
+    },
+    {
+        # The peer's own window (W = 256) over S = 4096 positions: a sliding KV cache of W entries
+        # (the eager peer keeps the whole S-long cache).
+        "name": "decode window W=256", "program": "bench/programs/decode_window_peer.tpo", "unit": "T",
+        "unit_name": "token", "checks": {"first64": "checksum_first64", "last": "checksum_last"}, "rounds": 1,
+        "peer_time": lambda r: r["tpt_ms"]["median"],
+        "variants": [("kv", []), ("kv+jit", ["--jit"])],
+        "sizes": [
+            {"label": "S=4096", "bounds": {"T": 4096, "W": 256}, "ref_bounds": {"T": 16, "W": 256},
+             "reps": 1, "warmup": 0, "ours": ["compiled"],
+             "peer": DECODE_PEER + ["--attn", "window", "--W", "256", "--S", "4096", "--reps", "2"]},
         ],
     },
     {
@@ -251,6 +268,8 @@ def peer_rows(runner):
         if runner.a.only and runner.a.only not in w["name"]:
             continue
         for size in w["sizes"]:
+            if runner.a.size and runner.a.size != size["label"]:
+                continue
             tags = {"workload": w["name"], "size": size["label"]}
             print("%s %s" % (w["name"], size["label"]), file=sys.stderr, flush=True)
             try:
@@ -269,7 +288,7 @@ def peer_row(runner, w, size, tags):
     for _ in range(w["rounds"] if w["rounds"] and not runner.a.rounds else runner.a.rounds or 3):
         ours = {name: runner.ours(w["program"], "compiled", size["bounds"], w["unit"], size["reps"],
                                   warmup=size.get("warmup", 1), matmul=mm, variant=name, **tags)
-                for name, mm in OURS}
+                for name, mm in OURS if name in size.get("ours", [n for n, _ in OURS])}
         peers = {name: runner.peer(size["peer"] + extra, variant=name, **tags)
                  for name, extra in w["variants"]}
         rounds.append((ours, peers))
@@ -295,13 +314,14 @@ def summarise_peer_row(w, size, ref_bounds, rounds, ref, comp_at_ref):
            "ours_run_rss": (ours0["compiled"].get("run_peak_rss_mb"), ours0["compiled"].get("run_base_rss_mb")),
            "tracker_mib": ours0["compiled"]["peak_bytes"] / 2**20}
     for name, _ in OURS:
-        row["ours"][name] = statistics.median(per_unit_ms(o[name]) for o, _ in rounds)
+        row["ours"][name] = (statistics.median(per_unit_ms(o[name]) for o, _ in rounds)
+                             if name in ours0 else None)
     for name, _ in w["variants"]:
         row["peers"][name] = {"ms": statistics.median(w["peer_time"](p[name]) for _, p in rounds),
                               "rss": (peers0[name]["peak_rss_mb"], peers0[name]["base_rss_mb"])}
         for ours_name, _ in OURS:
             row["ratios"][(ours_name, name)] = [per_unit_ms(o[ours_name]) / w["peer_time"](p[name])
-                                                for o, p in rounds]
+                                                if ours_name in o else None for o, p in rounds]
     for ours, peers in rounds:
         for o in ours.values():
             for p in peers.values():
@@ -399,6 +419,7 @@ def main():
     p.add_argument("--python", default=PY,
                    help="the peers' python (default Debian's; a PyPI venv for torch 2 / torch.compile)")
     p.add_argument("--only", default="", help="only workloads / examples whose name contains this")
+    p.add_argument("--size", default="", help="only the peer workloads' sizes with this label (e.g. S=1024)")
     p.add_argument("--no-examples", action="store_true")
     p.add_argument("--no-peers", action="store_true")
     p.add_argument("--tempo-bench", default=os.path.join(ROOT, "build", "bench", "tempo_bench"))

@@ -122,6 +122,7 @@ const std::vector<RewriteRule>& algebraicRules() {
       {"running sum read only at its end -> sum over the window", {}, liftRunningSum},
       {"sum over several whole windows -> one sum per window, nested", {}, splitWindowSum},
       {"sum of outer products over a window -> one matrix product of the windows", {}, contractOuterProducts},
+      {"sum over a fixed window of a recurrence's value -> a running sum read at its end", {}, accumulateWindowSum},
   };
   return rules;
 }
@@ -148,7 +149,7 @@ void AlgebraicSimplification::run(Graph& graph, PassContext& context) {
         if (graph.hasNode(id)) moved |= redirectOutput(graph, n, *value, context.change);
         if (moved && graph.hasNode(id) && graph.users(id).empty() && !isOutput(graph, id)) {
           graph.removeNode(id);
-          context.change.removed.insert(id);
+          recordRemoval(context.change, id);
         }
         if (!moved) continue;
         context.change.notes.push_back(nodeLabel(n) + ": " + rule.name);

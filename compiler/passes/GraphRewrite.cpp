@@ -7,6 +7,10 @@
 namespace tempo {
 
 std::vector<std::vector<NodeId>> componentsProducersFirst(const Graph& g) {
+  return componentsProducersFirst(g, [](const Edge&) { return true; });
+}
+
+std::vector<std::vector<NodeId>> componentsProducersFirst(const Graph& g, const std::function<bool(const Edge&)>& follow) {
   // Tarjan's algorithm over consumer -> producer edges emits a component only
   // after every component it reads, i.e. producers first.
   std::map<NodeId, int> index, low;
@@ -19,6 +23,7 @@ std::vector<std::vector<NodeId>> componentsProducersFirst(const Graph& g) {
     stack.push_back(v);
     onStack.insert(v);
     for (const Edge* e : g.inputs(v)) {
+      if (!follow(*e)) continue;
       NodeId w = e->producer;
       if (!index.count(w)) {
         visit(w);
@@ -54,6 +59,34 @@ std::set<NodeId> nodesInCycles(const Graph& g) {
   return out;
 }
 
+bool sequentialAlong(const Graph& g, NodeId x, const std::string& dim) {
+  // Training iterations close a cycle through every value of a step; a step's
+  // value is sequential along t only through the steps of one iteration.
+  std::set<std::string> iterations;
+  for (const TrainedParam& p : g.trainedParams) iterations.insert(p.dim);
+  auto withinAnIteration = [&](const Edge& e) {
+    const std::vector<std::string>& domain = g.node(e.producer).domain;
+    for (size_t k = 0; k < domain.size() && k < e.index.size(); ++k)
+      if (iterations.count(domain[k]) && e.index[k].start != IndexExpr::dim(domain[k])) return false;
+    return true;
+  };
+  for (const auto& component : componentsProducersFirst(g, withinAnIteration)) {
+    if (std::find(component.begin(), component.end(), x) == component.end()) continue;
+    std::set<NodeId> members(component.begin(), component.end());
+    for (NodeId m : component)
+      for (const Edge* e : g.inputs(m)) {
+        if (!members.count(e->producer) || !withinAnIteration(*e)) continue;
+        const std::vector<std::string>& domain = g.node(e->producer).domain;
+        auto at = std::find(domain.begin(), domain.end(), dim);
+        if (at == domain.end()) continue;
+        const IndexAtom& a = e->index[static_cast<size_t>(at - domain.begin())];
+        if (a.isSlice() || a.start != IndexExpr::dim(dim)) return true;
+      }
+    return false;
+  }
+  return false;
+}
+
 std::set<NodeId> reachableFromOutputs(const Graph& g) {
   std::set<NodeId> seen;
   std::vector<NodeId> work;
@@ -65,6 +98,11 @@ std::set<NodeId> reachableFromOutputs(const Graph& g) {
     for (const Edge* e : g.inputs(id)) work.push_back(e->producer);
   }
   return seen;
+}
+
+void recordRemoval(GraphChange& change, NodeId n) {
+  change.rewritten.erase(n);
+  if (change.added.erase(n) == 0) change.removed.insert(n);
 }
 
 bool isOutput(const Graph& g, NodeId id) {
@@ -156,8 +194,7 @@ bool forwardReaders(Graph& g, NodeId n, const Edge& forwarded, GraphChange& chan
   }
   if (moved && g.users(n).empty() && !isOutput(g, n)) {
     g.removeNode(n);
-    change.removed.insert(n);
-    change.rewritten.erase(n);
+    recordRemoval(change, n);
   }
   return moved;
 }

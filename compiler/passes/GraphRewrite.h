@@ -12,6 +12,7 @@
 #include "graph/Graph.h"
 #include "pass/Pass.h"
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <vector>
@@ -20,14 +21,27 @@ namespace tempo {
 
 /// Strongly connected components, producers before their consumers.
 std::vector<std::vector<NodeId>> componentsProducersFirst(const Graph& g);
+/// The same over the edges `follow` accepts.
+std::vector<std::vector<NodeId>> componentsProducersFirst(const Graph& g, const std::function<bool(const Edge&)>& follow);
 /// Nodes that are part of a cycle (a component of 2+ nodes or a self-read).
 std::set<NodeId> nodesInCycles(const Graph& g);
+/// Whether `x` is computed step by step along `dim`: a read inside its strongly
+/// connected component reads `dim` at another coordinate (h[t-1] feeds h[t]),
+/// so the loop over `dim` is sequential whatever the passes do. Reads of an
+/// earlier training iteration (the `optimize` dim) are not followed: they tie
+/// every value of a step into one cycle over the iterations.
+bool sequentialAlong(const Graph& g, NodeId x, const std::string& dim);
+
 /// Nodes the outputs depend on (following edges towards producers).
 std::set<NodeId> reachableFromOutputs(const Graph& g);
 bool isOutput(const Graph& g, NodeId id);
 
 /// Whether the atom's start, stop or block lanes mention dimension `dim`.
 bool atomUses(const IndexAtom& a, const std::string& dim);
+
+/// Records that `n` was removed: a node added earlier in the same change was
+/// never there, so it leaves `added` instead of joining `removed`.
+void recordRemoval(GraphChange& change, NodeId n);
 
 /// Every edge reading `from` and every output naming it now refer to `to`.
 void redirectUsers(Graph& g, NodeId from, NodeId to);

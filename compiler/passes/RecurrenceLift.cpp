@@ -70,6 +70,7 @@ std::optional<RunningSum> matchRunningSum(const Graph& g, const Node& m) {
       continue;
     auto [position, step] = *shifted;
     const std::string& d = m.domain[position];
+    if (sequentialAlong(g, x.id, d)) continue;  // no parallel reduction to gain; x would need a whole store
     IndexExpr lastIndex = IndexExpr::bound(g.boundOf(d)) - IndexExpr(1);
     RunningSum r{m.id, add.id, x.id, position, step < 0 ? IndexExpr(0) : lastIndex,
                  step < 0 ? lastIndex : IndexExpr(0), self.id, addend.loc};
@@ -118,10 +119,7 @@ bool liftRunningSum(Graph& graph, NodeId id, GraphChange& change) {
   }
   graph.removeNode(r->merge);
   graph.removeNode(r->add);
-  for (NodeId gone : {r->merge, r->add}) {
-    change.removed.insert(gone);
-    change.rewritten.erase(gone);
-  }
+  for (NodeId gone : {r->merge, r->add}) recordRemoval(change, gone);
   change.added.insert(totalId);
   return true;
 }

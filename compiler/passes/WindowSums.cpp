@@ -47,7 +47,79 @@ Edge readOf(NodeId producer, std::vector<IndexAtom> atoms, const SourceRange& lo
   return e;
 }
 
+/// Whether `stop` ends a window at `extent` (the whole dimension) or at min(c, extent) (a prefix).
+bool endsAtOrBefore(const IndexExpr& stop, const IndexExpr& extent) {
+  if (stop == extent) return true;
+  if (stop.kind() != IndexExpr::Kind::Min || stop.dependsOnKind(SymbolKind::Dim)) return false;
+  auto ops = stop.operands();
+  return std::find(ops.begin(), ops.end(), extent) != ops.end();
+}
+
 }  // namespace
+
+bool accumulateWindowSum(Graph& graph, NodeId id, GraphChange& change) {
+  const Node r = graph.node(id);
+  std::optional<WindowSum> w = matchWindowSum(graph, r);
+  if (!w || w->slices.size() != 1) return false;
+  const size_t at = w->slices[0];
+  const Node& x = graph.node(w->read.producer);
+  const std::string d = x.domain[at];
+  const IndexAtom window = w->read.index[at];
+  const IndexExpr extent = IndexExpr::bound(graph.boundOf(d));
+  // An output keeps its whole store anyway: nothing to save.
+  if (window.start != IndexExpr(0) || !endsAtOrBefore(*window.stop, extent) || contains(r.domain, d) ||
+      isOutput(graph, x.id) || !sequentialAlong(graph, x.id, d))
+    return false;
+  Edge step = w->read;  // x at the running coordinate
+  step.index[at] = IndexAtom::point(IndexExpr::dim(d));
+  if (!(graph.readType(step) == r.type)) return false;
+
+  std::vector<std::string> domain;  // the sum's dimensions and d, in declaration order
+  for (const DimDecl& dim : graph.dims)
+    if (contains(r.domain, dim.name) || dim.name == d) domain.push_back(dim.name);
+  std::vector<IndexAtom> previous = identityAtoms(domain);
+  for (IndexAtom& a : previous)
+    if (a.start == IndexExpr::dim(d)) a = IndexAtom::point(IndexExpr::dim(d) - IndexExpr(1));
+  auto addInput = [&](NodeId consumer, int slot, Edge e, Condition c) {
+    e.id = -1;
+    e.consumer = consumer;
+    e.inputIndex = slot;
+    e.condition = std::move(c);
+    graph.addEdge(e);
+  };
+  auto newNode = [&](OpKind op) {
+    Node n;
+    n.op = op;
+    n.domain = domain;
+    n.type = r.type;
+    n.loc = r.loc;
+    NodeId nid = graph.addNode(n);
+    change.added.insert(nid);
+    return nid;
+  };
+  // acc[d] = x[0] at d == 0; acc[d - 1] + x[d] while d < stop; acc[d - 1] after (a prefix).
+  NodeId acc = newNode(OpKind::Merge), add = newNode(OpKind::Add);
+  addInput(add, 0, readOf(acc, previous, r.loc), Condition::always());
+  addInput(add, 1, step, Condition::always());
+  const IndexExpr coord = IndexExpr::dim(d);
+  addInput(acc, 0, step, Condition::of({Constraint{coord, Constraint::Rel::Eq, IndexExpr(0)}}));
+  const bool whole = *window.stop == extent;
+  addInput(acc, 1, readOf(add, identityAtoms(domain), r.loc),
+           whole ? Condition::always() : Condition::of({Constraint{coord, Constraint::Rel::Lt, *window.stop}}));
+  if (!whole) addInput(acc, 2, readOf(acc, previous, r.loc), Condition::always());
+
+  // The sum is the running sum's last value.
+  Node& n = graph.node(id);
+  n.op = OpKind::Identity;
+  n.attrs = OpAttrs{};
+  Edge& e = graph.edge(w->read.id);
+  e.producer = acc;
+  e.index.clear();
+  for (const std::string& dim : domain)
+    e.index.push_back(IndexAtom::point(dim == d ? extent - IndexExpr(1) : IndexExpr::dim(dim)));
+  change.rewritten.insert(id);
+  return true;
+}
 
 bool splitWindowSum(Graph& graph, NodeId id, GraphChange& change) {
   const Node r = graph.node(id);
@@ -132,8 +204,7 @@ bool contractOuterProducts(Graph& graph, NodeId id, GraphChange& change) {
   redirectUsers(graph, id, p);
   for (NodeId gone : {id, m.id}) {
     graph.removeNode(gone);
-    change.removed.insert(gone);
-    change.rewritten.erase(gone);
+    recordRemoval(change, gone);
   }
   return true;
 }

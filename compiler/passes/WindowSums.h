@@ -13,7 +13,13 @@
 //  - a sum over one window of outer products `x^T @ y` (x and y of one row)
 //    becomes one matrix product of the windows, `X^T @ Y` with X the window of
 //    x as a [W, K] matrix: no [K, N] value per point at all, one GEMM instead
-//    of W rank-1 updates.
+//    of W rank-1 updates;
+//  - a sum over a fixed window `0:T` or `0:min(c, T)` of a recurrence's value
+//    (decode's `sum(y[b, L-1, 0:min(64, T)])`, y computed one t after the
+//    other) becomes a running sum along t, read at T - 1: the loop over t is
+//    sequential anyway, and y needs no store of T steps. The inverse of
+//    recurrence-lift, which lifts running sums of values that are not
+//    sequential (a reduction then runs in parallel).
 #pragma once
 
 #include "graph/Graph.h"
@@ -23,6 +29,12 @@ namespace tempo {
 
 /// `id` is a reduce_sum over two or more whole windows: nests it window by window.
 bool splitWindowSum(Graph& graph, NodeId id, GraphChange& change);
+
+/// `id` is a reduce_sum over a window from 0 to the end (or to min(c, end)) of
+/// a value computed step by step along the window's dimension (a recurrence):
+/// replaces it by a running sum along that dimension, read at its last
+/// coordinate, so the value need not be kept for the whole window.
+bool accumulateWindowSum(Graph& graph, NodeId id, GraphChange& change);
 
 /// `id` is a reduce_sum over one window of rank-1 matrix products that only it
 /// reads: replaces both by one product of the operands' windows.

@@ -49,10 +49,13 @@ struct ExecStmt {
 };
 
 /// Allocate / release the store of `node`; `bytes` is symbolic in the bounds
-/// and the enclosing loop variables (MemoryPlacement emits them).
+/// and the enclosing loop variables (MemoryPlacement emits them). An Alloc
+/// marked `recompute` (a memory budget's rematerialisation) allocates a store
+/// freed earlier again; the exec after it computes its value a second time.
 struct AllocStmt {
   NodeId node = -1;
   StoreBytes bytes;
+  bool recompute = false;
 };
 struct FreeStmt {
   NodeId node = -1;
@@ -84,5 +87,25 @@ struct LoopProgram {
 ///     exec %4 h[b, t]
 ///   alloc %4 h  (32*B*T bytes)
 std::string printLoopProgram(const Graph& g, const LoopProgram& p);
+
+/// `e - d` when `e` is the dimension (or loop variable) `d` plus a constant or
+/// an expression of bounds (`t - W + 1`: 1 - W); nullopt otherwise.
+inline std::optional<IndexExpr> offsetFromDim(const IndexExpr& e, const std::string& d) {
+  auto lin = e.linear();
+  if (!lin) return std::nullopt;
+  IndexExpr offset = lin->constant;
+  bool hasDim = false;
+  for (const auto& [sym, coeff] : lin->coeffs) {
+    if (sym.name == d && sym.kind == SymbolKind::Dim && coeff == 1) hasDim = true;
+    else if (sym.kind == SymbolKind::Bound) offset = offset + IndexExpr::symbol(sym) * coeff;
+    else return std::nullopt;
+  }
+  if (!hasDim) return std::nullopt;
+  return offset;
+}
+
+/// The offset of `e` from loop `f`'s variable (isl may run t at c0 = t + B:
+/// still one coordinate per iteration, in the loop's order).
+inline std::optional<IndexExpr> offsetFromLoopVar(const IndexExpr& e, const ForStmt& f) { return offsetFromDim(e, f.var); }
 
 }  // namespace tempo

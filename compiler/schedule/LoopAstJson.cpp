@@ -31,7 +31,7 @@ nlohmann::json body(const Graph& g, const LoopBody& b) {
         point.push_back({{"dim", dims && k < dims->size() ? (*dims)[k] : ""}, {"index", e->point[k].str()}});
       out.push_back({{"kind", "exec"}, {"node", e->node}, {"label", label(g, e->node)}, {"point", point}});
     } else if (const auto* a = s.as<AllocStmt>()) {
-      out.push_back(memory(g, "alloc", a->node, a->bytes));
+      out.push_back(memory(g, a->recompute ? "recompute" : "alloc", a->node, a->bytes));
     } else if (const auto* fr = s.as<FreeStmt>()) {
       out.push_back(memory(g, "free", fr->node, fr->bytes));
     } else if (const auto* so = s.as<SwapOutStmt>()) {

@@ -56,7 +56,7 @@ private:
     } else if (const auto* e = s.as<ExecStmt>()) {
       line(depth, "exec " + label(g_, e->node) + point(*e));
     } else if (const auto* a = s.as<AllocStmt>()) {
-      memory(depth, "alloc", a->node, a->bytes);
+      memory(depth, a->recompute ? "recompute" : "alloc", a->node, a->bytes);
     } else if (const auto* fr = s.as<FreeStmt>()) {
       memory(depth, "free", fr->node, fr->bytes);
     } else if (const auto* so = s.as<SwapOutStmt>()) {

@@ -14,6 +14,7 @@ struct Executor::Stmt {
   std::vector<Stmt> body, elseBody;    ///< For, If
   int node = -1;                       ///< Exec and memory statements
   std::vector<CompiledIndex> point;    ///< Exec
+  bool recompute = false;              ///< Alloc: of a value computed again (a memory budget's)
 };
 
 namespace {
@@ -106,6 +107,7 @@ void Executor::compile(const LoopBody& body, std::vector<Stmt>& out, std::vector
               c.node = m.node;
               if (c.kind == Stmt::Kind::Alloc) allocated_.insert(m.node);
             }
+            if constexpr (requires { m.recompute; }) c.recompute = m.recompute;
           },
           s.node);
     }
@@ -122,7 +124,7 @@ void Executor::resetStores() {
     if (plan_)
       if (auto it = plan_->find(static_cast<int>(id)); it != plan_->end()) spec = &it->second;
     stores_[id] = makeStore(spec, {static_cast<int>(id), nodeLabel(p.node()), p.node().domain, p.domainBounds(),
-                                   memory_.get()});
+                                   memory_.get()}, bounds_);
     if (allocated_.count(static_cast<int>(id))) stores_[id]->markUnallocated();
   }
 }
@@ -190,7 +192,7 @@ void Executor::execute(const std::vector<Stmt>& body) {
       }
       case Stmt::Kind::Alloc:
         storeOf(s.node, "alloc").allocate();
-        recordMemoryStatement(MemoryEvent::Kind::Alloc, s.node);
+        recordMemoryStatement(s.recompute ? MemoryEvent::Kind::Recompute : MemoryEvent::Kind::Alloc, s.node);
         break;
       case Stmt::Kind::Free:
         storeOf(s.node, "free").free();

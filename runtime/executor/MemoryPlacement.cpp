@@ -56,9 +56,10 @@ size_t commonDepth(const std::vector<const Path*>& paths) {
   }
 }
 
-bool isLoopVar(const IndexExpr& e, const ForStmt* f) {
-  auto s = e.asSymbol();
-  return s && s->name == f->var;
+/// `e` follows loop `f`: its variable plus `offset` (isl may run t at c0 = t + B).
+bool followsLoop(const IndexExpr& e, const ForStmt* f, const IndexExpr& offset) {
+  auto o = offsetFromLoopVar(e, *f);
+  return o && *o == offset;
 }
 
 struct Insertion {
@@ -160,17 +161,20 @@ private:
       if (!loop) continue;  // an If around every use
       std::optional<size_t> k = pinsDim(n, own, loop);
       if (!k) break;
-      pinned.emplace(n.domain[*k], IndexExpr::dim(loop->var));
+      pinned.emplace(n.domain[*k], own.front().exec->point[*k]);
     }
     return depth;
   }
 
-  /// A dim k of `n` that `loop`'s variable is at every write of n and at every
-  /// read (each reader reads coordinate k at its own same-named coordinate,
-  /// which is the loop variable wherever it runs).
+  /// A dim k of `n` that follows `loop`'s variable (at one offset) at every
+  /// write of n and at every read (each reader reads coordinate k at its own
+  /// same-named coordinate, which follows the loop wherever it runs).
   std::optional<size_t> pinsDim(const Node& n, const std::vector<Site>& own, const ForStmt* loop) const {
     for (size_t k = 0; k < n.domain.size(); ++k) {
-      bool ok = std::all_of(own.begin(), own.end(), [&](const Site& s) { return isLoopVar(s.exec->point[k], loop); });
+      const auto offset = offsetFromLoopVar(own.front().exec->point[k], *loop);
+      if (!offset) continue;
+      bool ok = std::all_of(own.begin(), own.end(),
+                            [&](const Site& s) { return followsLoop(s.exec->point[k], loop, *offset); });
       for (const Edge* e : g_.users(n.id)) {
         if (!ok) break;
         if (e->index.size() != n.domain.size() || e->index[k].isSlice()) { ok = false; break; }
@@ -180,7 +184,7 @@ private:
         if (at == c.domain.end()) { ok = false; break; }
         size_t ci = static_cast<size_t>(at - c.domain.begin());
         if (auto it = sites_.find(c.id); it != sites_.end())
-          for (const Site& s : it->second) ok = ok && isLoopVar(s.exec->point[ci], loop);
+          for (const Site& s : it->second) ok = ok && followsLoop(s.exec->point[ci], loop, *offset);
       }
       if (ok) return k;
     }
@@ -189,9 +193,10 @@ private:
 
   /// Depth of the step to the loop over the circular dim (the planner checked that it encloses every use).
   size_t circularLoopDepth(const Node& n, const std::vector<Site>& own, int dim) const {
+    size_t found = 0;  // the innermost loop it follows, as the planner chose
     for (const auto& [f, depth] : own.front().loops)
-      if (isLoopVar(own.front().exec->point[static_cast<size_t>(dim)], f)) return depth;
-    return 0;
+      if (offsetFromLoopVar(own.front().exec->point[static_cast<size_t>(dim)], *f)) found = depth;
+    return found;
   }
 
   /// For a point or circular store: the dims that the loops around the
@@ -301,12 +306,13 @@ StoreBytes storeBytes(const Graph& g, const Node& n, const StoreSpec& spec,
     bool alongWindow = spec.kind == StoreKind::Circular && static_cast<int>(k) == spec.dim;
     bool alongBlocks = spec.kind == StoreKind::Block && static_cast<int>(k) == spec.dim;
     if (alongBlocks) {  // whole blocks: BS * ceil(extent / BS) coordinates (the element shape is static)
-      factors.push_back(IndexExpr::floorDiv(extent(d) + (spec.window - 1), spec.window) * spec.window);
+      const int64_t lanes = spec.blockSize();
+      factors.push_back(IndexExpr::floorDiv(extent(d) + (lanes - 1), lanes) * lanes);
       continue;
     }
     if (spec.kind == StoreKind::Point || alongWindow) maxed.emplace_back(d, extent(d));
     else summed.emplace_back(d, summedExtent(g, n.domain, d, pinned, summed));
-    if (alongWindow) factors.push_back(IndexExpr::min(IndexExpr(spec.window), extent(d)));
+    if (alongWindow) factors.push_back(IndexExpr::min(spec.window, extent(d)));
   }
   // A loaded or initialised source holds its whole array; the values in its store are windows of it.
   if (isWholeArraySource(n.op)) return StoreBytes::term(element, wholeFactors, all);

@@ -100,7 +100,7 @@ private:
       int64_t bytes = a->bytes.evaluate(env_);  // an Alloc of a live store replaces it
       out_.allocated[a->node] = bytes;
       setHeld(a->node, bytes);
-      record(MemoryEvent::Kind::Alloc, a->node);
+      record(a->recompute ? MemoryEvent::Kind::Recompute : MemoryEvent::Kind::Alloc, a->node);
     } else if (const auto* fr = s.as<FreeStmt>()) {
       setHeld(fr->node, 0);
       if (auto it = swapped_.find(fr->node); it != swapped_.end()) swappedTotal_ -= it->second, swapped_.erase(it);

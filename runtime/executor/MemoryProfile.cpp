@@ -19,9 +19,7 @@ nlohmann::json memoryProfileJson(const CompiledProgram& program, const SymbolEnv
   nlohmann::json nodes = nlohmann::json::array();
   for (const auto& [id, spec] : program.stores) {
     const Node& n = g.node(id);
-    std::string store = storeKindName(spec.kind);
-    if (spec.kind == StoreKind::Circular || spec.kind == StoreKind::Block)
-      store += "(" + n.domain[static_cast<size_t>(spec.dim)] + ", " + std::to_string(spec.window) + ")";
+    std::string store = storeSpecName(spec, n.domain);
     auto measured = run.nodePeakBytes.find(id);
     nodes.push_back({{"node", id},
                      {"name", n.name},

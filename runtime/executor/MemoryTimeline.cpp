@@ -10,6 +10,7 @@ const char* memoryEventKindName(MemoryEvent::Kind k) {
     case MemoryEvent::Kind::Free: return "free";
     case MemoryEvent::Kind::SwapOut: return "swap_out";
     case MemoryEvent::Kind::SwapIn: return "swap_in";
+    case MemoryEvent::Kind::Recompute: return "recompute";
   }
   return "?";
 }

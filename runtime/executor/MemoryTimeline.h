@@ -1,7 +1,8 @@
 // MemoryTimeline: live bytes after every memory statement of a run, bounded.
 //
 // The executor appends one event after each memory statement it runs (alloc,
-// free, swap_out, swap_in): the statement's kind and node, the live bytes
+// free, swap_out, swap_in, recompute: the alloc of a rematerialised value):
+// the statement's kind and node, the live bytes
 // after it and the most live bytes since the previous event (values come and
 // go at execs between memory statements, so the peak of a stretch can lie
 // between two events). MemoryPrediction appends the same events from its walk
@@ -19,7 +20,7 @@
 namespace tempo {
 
 struct MemoryEvent {
-  enum class Kind { Alloc, Free, SwapOut, SwapIn };
+  enum class Kind { Alloc, Free, SwapOut, SwapIn, Recompute };
   Kind kind = Kind::Alloc;
   int node = -1;
   int64_t statement = 0;  ///< 0-based index of the (last) memory statement it covers

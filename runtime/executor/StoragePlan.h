@@ -4,7 +4,8 @@
 // `point` only the latest point written (for values read only at the point
 // they were computed, in the same loop iteration), `circular` a window of the
 // last `window` coordinates along one domain dimension (slot = coord mod
-// window; `h[t-1]` needs 2, a sliding window of W needs W), `block` every
+// window; `h[t-1]` needs 2, a sliding window of W needs W: the window is an
+// expression of the bounds, such as `W`, evaluated when the store is made), `block` every
 // point like whole, reserved `window` coordinates at a time along one
 // dimension (block ds = coordinates [BS*ds, BS*ds + BS): the producer of a
 // statically tiled window, read a block at a time). The spec carries
@@ -12,9 +13,13 @@
 // plan. Nodes missing from a plan get a whole store.
 #pragma once
 
+#include "symbolic/IndexExpr.h"
+
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace tempo {
 
@@ -23,18 +28,25 @@ enum class StoreKind { Whole, Point, Circular, Block };
 struct StoreSpec {
   StoreKind kind = StoreKind::Whole;
   int dim = -1;             ///< Circular, Block: index into the node's domain
-  int64_t window = 0;       ///< Circular: number of coordinates kept along `dim`; Block: the block size
+  IndexExpr window = 0;     ///< Circular: coordinates kept along `dim` (in the bounds); Block: the block size (a constant)
   int64_t predictedBytes = 0;
   std::string reason;       ///< why the planner chose this kind
 
   static StoreSpec whole(std::string why = "") { return {StoreKind::Whole, -1, 0, 0, std::move(why)}; }
   static StoreSpec point(std::string why = "") { return {StoreKind::Point, -1, 0, 0, std::move(why)}; }
-  static StoreSpec circular(int dim, int64_t window, std::string why = "") {
-    return {StoreKind::Circular, dim, window, 0, std::move(why)};
+  static StoreSpec circular(int dim, IndexExpr window, std::string why = "") {
+    return {StoreKind::Circular, dim, std::move(window), 0, std::move(why)};
   }
   static StoreSpec block(int dim, int64_t size, std::string why = "") {
     return {StoreKind::Block, dim, size, 0, std::move(why)};
   }
+
+  /// The coordinates kept along `dim` at these bound values, at most `extent` and at least 1.
+  int64_t windowAt(const SymbolEnv& bounds, int64_t extent) const {
+    return std::max<int64_t>(1, std::min(window.evaluate(bounds), extent));
+  }
+  /// Block: the block size.
+  int64_t blockSize() const { return window.constantValue().value_or(1); }
 };
 
 using StoragePlan = std::map<int, StoreSpec>;  ///< NodeId -> spec
@@ -47,6 +59,15 @@ inline const char* storeKindName(StoreKind k) {
     case StoreKind::Block: return "block";
   }
   return "?";
+}
+
+/// `whole`, `point`, `circular(t, 2)`, `circular(t, max(1, W))`, `block(t, 16)` for a node of this domain.
+inline std::string storeSpecName(const StoreSpec& spec, const std::vector<std::string>& domain) {
+  std::string kind = storeKindName(spec.kind);
+  bool alongDim = spec.kind == StoreKind::Circular || spec.kind == StoreKind::Block;
+  if (alongDim && spec.dim >= 0 && spec.dim < static_cast<int>(domain.size()))
+    kind += "(" + domain[static_cast<size_t>(spec.dim)] + ", " + spec.window.str() + ")";
+  return kind;
 }
 
 }  // namespace tempo

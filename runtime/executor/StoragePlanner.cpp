@@ -28,6 +28,7 @@ struct Site {
 };
 
 using SiteMap = std::map<NodeId, std::vector<Site>>;
+using LoopEnds = std::map<const ForStmt*, size_t>;  ///< a loop -> pre-order position of its last statement
 
 /// The statements enclosing the body being walked.
 struct Enclosing {
@@ -35,17 +36,18 @@ struct Enclosing {
   std::vector<Guard> guards;
 };
 
-void collectSites(const LoopBody& body, Enclosing& at, SiteMap& out, size_t& order) {
+void collectSites(const LoopBody& body, Enclosing& at, SiteMap& out, LoopEnds& ends, size_t& order) {
   for (const LoopStmt& s : body) {
     ++order;
     if (const auto* f = s.as<ForStmt>()) {
       at.loops.push_back(f);
-      collectSites(f->body, at, out, order);
+      collectSites(f->body, at, out, ends, order);
       at.loops.pop_back();
+      ends[f] = order;
     } else if (const auto* i = s.as<IfStmt>()) {
       for (bool thenBranch : {true, false}) {
         at.guards.push_back({i, thenBranch});
-        collectSites(thenBranch ? i->thenBody : i->elseBody, at, out, order);
+        collectSites(thenBranch ? i->thenBody : i->elseBody, at, out, ends, order);
         at.guards.pop_back();
       }
     } else if (const auto* e = s.as<ExecStmt>()) {
@@ -84,52 +86,37 @@ int indexOf(const std::vector<std::string>& v, const std::string& x) {
   return it == v.end() ? -1 : static_cast<int>(it - v.begin());
 }
 
-/// For an affine `d + c` (coefficient 1 on d, nothing else): c.
-std::optional<int64_t> offsetFrom(const IndexExpr& e, const std::string& d) {
-  auto lin = e.linear();
-  if (!lin || lin->coeffs.size() != 1) return std::nullopt;
-  auto it = lin->coeffs.begin();
-  if (it->first.name != d || it->second != 1) return std::nullopt;
-  return lin->constant;
-}
+/// The coordinates an atom reads along dim d, relative to d: from `d - back`
+/// to `d + ahead`. Each is a constant or an expression of bounds (a window of
+/// W behind: back = W - 1, ahead = 0).
+struct Reach {
+  IndexExpr back, ahead;
+};
 
-/// The range [minK, maxK] of look-backs `d - k` an atom reads along dim d.
-std::optional<std::pair<int64_t, int64_t>> lookbacks(const IndexAtom& a, const std::string& d) {
+std::optional<Reach> reachOf(const IndexAtom& a, const std::string& d) {
   if (!a.isSlice()) {
-    auto c = offsetFrom(a.start, d);
+    auto c = offsetFromDim(a.start, d);
     if (!c) return std::nullopt;
-    return std::make_pair(-*c, -*c);
+    return Reach{-*c, *c};
   }
-  auto hi = offsetFrom(*a.stop, d);  // reads up to d + hi - 1
+  auto hi = offsetFromDim(*a.stop, d);  // reads up to d + hi - 1
   if (!hi) return std::nullopt;
-  std::optional<int64_t> lo = offsetFrom(a.start, d);
+  std::optional<IndexExpr> lo = offsetFromDim(a.start, d);
   if (!lo && a.start.kind() == IndexExpr::Kind::Max)  // max(0, d - m) >= d - m
     for (const IndexExpr& o : a.start.operands())
-      if (auto c = offsetFrom(o, d)) lo = lo ? std::max(*lo, *c) : *c;
+      if (auto c = offsetFromDim(o, d)) lo = lo ? IndexExpr::max(*lo, *c) : *c;
   if (!lo) return std::nullopt;
-  return std::make_pair(1 - *hi, -*lo);
+  return Reach{-*lo, *hi - 1};
+}
+
+/// A constant at most zero: the read provably does not reach that side of d.
+bool notPositive(const IndexExpr& e) {
+  auto c = e.constantValue();
+  return c && *c <= 0;
 }
 
 bool isIdentityAtom(const IndexAtom& a, const std::string& d) {
   return !a.isSlice() && a.start == IndexExpr::dim(d);
-}
-
-bool isLoopVar(const IndexExpr& e, const ForStmt* f) {
-  auto s = e.asSymbol();
-  return s && s->name == f->var;
-}
-
-/// `e - v` when `e` is `f`'s variable v plus an offset that no loop of `site`
-/// changes (a bound such as `I`: isl may run iteration i at c0 = i + I); nullopt otherwise.
-std::optional<IndexExpr::Linear> offsetFromLoop(const IndexExpr& e, const ForStmt* f, const std::vector<const ForStmt*>& loops) {
-  auto lin = e.linear();
-  if (!lin) return std::nullopt;
-  auto var = std::find_if(lin->coeffs.begin(), lin->coeffs.end(), [&](const auto& c) { return c.first.name == f->var; });
-  if (var == lin->coeffs.end() || var->second != 1) return std::nullopt;
-  lin->coeffs.erase(var);
-  for (const auto& [sym, coeff] : lin->coeffs)
-    if (std::any_of(loops.begin(), loops.end(), [&](const ForStmt* l) { return l->var == sym.name; })) return std::nullopt;
-  return lin;
 }
 
 class Planner {
@@ -137,7 +124,7 @@ public:
   Planner(const Graph& g, const LoopProgram& p) : g_(g) {
     Enclosing top;
     size_t order = 0;
-    collectSites(p.body, top, sites_, order);
+    collectSites(p.body, top, sites_, loopEnds_, order);
     for (const GraphOutput& o : g.outputs) outputs_.insert(o.node);
   }
 
@@ -147,17 +134,22 @@ public:
     if (sites_.find(n.id) == sites_.end()) return StoreSpec::whole("not executed by the schedule");
     bool allIdentity = std::all_of(users.begin(), users.end(), [&](const Edge* e) { return e->isIdentityRead(n.domain); });
     if (allIdentity && pointSafe(n, users)) return StoreSpec::point("every read is the point just computed");
+    // Of the dims a circular store could run along, the one of the innermost
+    // loop: the placement then pins the dims of the loops around it.
+    std::optional<StoreSpec> best;
+    size_t bestDepth = 0;
     for (size_t d = 0; d < n.domain.size(); ++d) {
-      auto range = lookbackRange(n, users, d);
-      if (!range) continue;
-      auto [minK, maxK] = *range;
-      int64_t window = std::max(std::abs(minK), std::abs(maxK)) + 1;
-      int direction = maxK > 0 ? 1 : minK < 0 ? -1 : 0;
-      if (circularSafe(n, users, d, direction))
-        return StoreSpec::circular(static_cast<int>(d), window,
-                                   "reads along " + n.domain[d] + " stay within " + std::to_string(window) +
-                                       " of the loop's current coordinate");
+      auto reads = circularReads(n, users, d);
+      if (!reads) continue;
+      auto depth = circularSafe(n, users, d, *reads);
+      if (!depth || (best && *depth <= bestDepth)) continue;
+      bestDepth = *depth;
+      best = StoreSpec::circular(static_cast<int>(d), reads->window,
+                                 "reads along " + n.domain[d] + " stay within " + reads->window.str() +
+                                     " of the loop's current coordinate" +
+                                     (reads->final.empty() ? "" : ", or read its last ones after the loop"));
     }
+    if (best) return *best;
     // A loaded or initialised source holds its whole array already; its store holds windows of it.
     if (auto block = isWholeArraySource(n.op) ? std::nullopt : blockReads(n, users))
       return StoreSpec::block(block->first, block->second,
@@ -233,66 +225,142 @@ private:
     }
   }
 
-  /// Look-backs along dim d over all reads, or nullopt. The reads along the
+  /// What a circular store along d must keep for these reads.
+  struct CircularReads {
+    IndexExpr window = 1;              ///< coordinates kept (final reads may widen it)
+    int direction = 0;                 ///< 1: reads behind (a forward loop), -1: ahead, 0: only the current one
+    std::set<const Edge*> final;       ///< point reads not relative to d: the last coordinates, after the loop?
+  };
+
+  /// The window along dim d over all reads, or nullopt. The reads along the
   /// other dims may be anything: a circular store keeps their whole extent in
   /// each of its slots (outerLoopsPinned asks more of a dim a loop pins).
-  std::optional<std::pair<int64_t, int64_t>> lookbackRange(const Node& n, const std::vector<const Edge*>& users,
-                                                           size_t d) const {
+  std::optional<CircularReads> circularReads(const Node& n, const std::vector<const Edge*>& users, size_t d) const {
     if (users.empty()) return std::nullopt;
-    int64_t minK = INT64_MAX, maxK = INT64_MIN;
+    CircularReads out;
+    IndexExpr behind = 1, ahead = 1;
+    bool allBehind = true, allAhead = true;
     for (const Edge* e : users) {
       if (e->index.size() != n.domain.size()) return std::nullopt;
-      auto r = lookbacks(e->index[d], n.domain[d]);
+      const IndexAtom& a = e->index[d];
+      if (!a.isSlice() && !a.isBlock() && !a.start.dependsOn(n.domain[d])) {
+        out.final.insert(e);
+        continue;
+      }
+      auto r = reachOf(a, n.domain[d]);
       if (!r) return std::nullopt;
-      minK = std::min(minK, r->first);
-      maxK = std::max(maxK, r->second);
+      allBehind = allBehind && notPositive(r->ahead);
+      allAhead = allAhead && notPositive(r->back);
+      behind = atLeast(behind, r->back + 1);
+      ahead = atLeast(ahead, r->ahead + 1);
     }
-    if (minK < 0 && maxK > 0) return std::nullopt;  // reads both behind and ahead
-    return std::make_pair(minK, maxK);
+    if (allBehind && allAhead && out.final.empty()) return out;  // only the current coordinate
+    if (allBehind) out.direction = 1, out.window = behind;
+    else if (allAhead && out.final.empty()) out.direction = -1, out.window = ahead;
+    else return std::nullopt;  // reads both behind and ahead
+    return out;
   }
 
-  /// `n` and every reader execute inside one loop over n's dim d, in the
-  /// direction of the reads, all at the same offset from the loop's variable
-  /// (coordinate = variable + offset: one coordinate per iteration, in order).
-  bool circularSafe(const Node& n, const std::vector<const Edge*>& users, size_t d, int direction) const {
+  static IndexExpr atLeast(const IndexExpr& a, const IndexExpr& b) {
+    auto x = a.constantValue(), y = b.constantValue();
+    return x && y ? IndexExpr(std::max(*x, *y)) : IndexExpr::max(a, b);
+  }
+
+  /// The depth of the loop a circular store along d runs with (`reads.window`
+  /// widened for the final reads), or nullopt when it is not safe: `n` and
+  /// every reader execute inside one loop over n's dim d, in the direction of
+  /// the reads, all at the same offset from the loop's variable (coordinate =
+  /// variable + offset: one coordinate per iteration, in order); a final read
+  /// runs after that loop, in the same iteration of the loops around it, and
+  /// reads one of the last coordinates it wrote.
+  std::optional<size_t> circularSafe(const Node& n, const std::vector<const Edge*>& users, size_t d,
+                                     CircularReads& reads) const {
     const std::vector<Site>& own = sites_.at(n.id);
-    const ForStmt* loop = nullptr;
-    std::optional<IndexExpr::Linear> offset;
-    for (const ForStmt* f : own.front().loops)
-      if (auto o = offsetFromLoop(own.front().exec->point[d], f, own.front().loops)) loop = f, offset = o;
-    if (!loop || (direction > 0 && loop->step <= 0) || (direction < 0 && loop->step >= 0)) return false;
+    const std::vector<const ForStmt*>& loops = own.front().loops;
+    size_t depth = 0;
+    std::optional<IndexExpr> offset;
+    for (size_t k = 0; k < loops.size(); ++k)
+      if (auto o = offsetFromLoopVar(own.front().exec->point[d], *loops[k])) depth = k, offset = o;
+    if (!offset) return std::nullopt;
+    const ForStmt* loop = loops[depth];
+    const int direction = reads.direction;
+    if ((direction > 0 && loop->step <= 0) || (direction < 0 && loop->step >= 0)) return std::nullopt;
+    if (!reads.final.empty() && loop->step != 1) return std::nullopt;
     auto inLoop = [&](const Site& s, const IndexExpr& coord) {
       if (std::find(s.loops.begin(), s.loops.end(), loop) == s.loops.end()) return false;
-      auto o = offsetFromLoop(coord, loop, s.loops);
-      return o && o->coeffs == offset->coeffs && o->constant == offset->constant;
+      auto o = offsetFromLoopVar(coord, *loop);
+      return o && *o == *offset;
     };
     for (const Site& s : own)
-      if (!inLoop(s, s.exec->point[d])) return false;
+      if (!inLoop(s, s.exec->point[d])) return std::nullopt;
+    const std::vector<const ForStmt*> outer(loops.begin(), loops.begin() + static_cast<std::ptrdiff_t>(depth));
     for (const Edge* e : users) {
       const Node& c = g_.node(e->consumer);
-      int ci = indexOf(c.domain, n.domain[d]);
-      if (ci < 0) return false;
       auto it = sites_.find(c.id);
-      if (it == sites_.end()) continue;
+      if (it == sites_.end()) continue;  // a reader never executed reads nothing
+      if (reads.final.count(e)) {
+        for (const Site& s : it->second) {
+          auto lag = lagBehindLast(*e, d, s, loop, *offset, outer);
+          if (!lag) return std::nullopt;
+          reads.window = atLeast(reads.window, *lag + 1);
+        }
+        continue;
+      }
+      int ci = indexOf(c.domain, n.domain[d]);
+      if (ci < 0) return std::nullopt;
       for (const Site& s : it->second)
-        if (!inLoop(s, s.exec->point[ci])) return false;
+        if (!inLoop(s, s.exec->point[ci])) return std::nullopt;
     }
-    return outerLoopsPinned(n, users, d, loop);
+    if (!outerLoopsPinned(n, users, d, loop)) return std::nullopt;
+    return depth;
+  }
+
+  /// k when reader site `s` runs after `loop` (in the iteration of the loops
+  /// around it that ran the loop) and reads, through `e`, the coordinate
+  /// `last - k` along d, where last = the loop's last variable + `offset`.
+  std::optional<int64_t> lagBehindLast(const Edge& e, size_t d, const Site& s, const ForStmt* loop,
+                                       const IndexExpr& offset, const std::vector<const ForStmt*>& outer) const {
+    if (s.order <= loopEnds_.at(loop) || s.loops.size() < outer.size() ||
+        !std::equal(outer.begin(), outer.end(), s.loops.begin()))
+      return std::nullopt;
+    const Node& c = g_.node(e.consumer);
+    std::map<std::string, IndexExpr> at;
+    for (size_t i = 0; i < c.domain.size(); ++i) at.emplace(c.domain[i], s.exec->point[i]);
+    const IndexExpr coord = e.index[d].start.substitute(at);
+    const IndexExpr last = loop->upper - IndexExpr(1) + offset;
+    auto lin = (last - coord).linear();
+    if (lin && lin->coeffs.empty()) {
+      if (lin->constant < 0) return std::nullopt;
+      return lin->constant;
+    }
+    // Not syntactically equal (floor(t / 2) against -B + floor((c0 + B) / 2)): ask isl.
+    std::vector<std::string> vars;
+    for (const ForStmt* f : s.loops) vars.push_back(f->var);
+    try {
+      if (!isl_) isl_ = std::make_unique<IslContext>();
+      Condition same = Condition::of({Constraint{coord, Constraint::Rel::Eq, last}});
+      if (siteCondition(s).toPointSet(*isl_, vars, g_.boundNames()).isSubsetOf(
+              same.toPointSet(*isl_, vars, g_.boundNames())))
+        return 0;
+    } catch (const std::exception&) {
+    }
+    return std::nullopt;
   }
 
   /// Each loop around `loop` runs over one of n's other dims, for n and all
-  /// its readers, and every read along that dim is the identity: then the
-  /// points with the same coordinate there are all written and read in one
-  /// run of `loop`, in its order (a loop around it that n does not vary over,
-  /// or a read of another run's coordinate, would find the window overwritten).
+  /// its readers (at the same offset from its variable), and every read along
+  /// that dim is the identity: then the points with the same coordinate there
+  /// are all written and read in one run of `loop`, in its order (a loop
+  /// around it that n does not vary over, or a read of another run's
+  /// coordinate, would find the window overwritten).
   bool outerLoopsPinned(const Node& n, const std::vector<const Edge*>& users, size_t d, const ForStmt* loop) const {
     const Site& first = sites_.at(n.id).front();
     for (const ForStmt* outer : first.loops) {
       if (outer == loop) return true;
       int pinned = -1;
       for (size_t i = 0; i < n.domain.size() && pinned < 0; ++i)
-        if (i != d && isLoopVar(first.exec->point[i], outer)) pinned = static_cast<int>(i);
-      if (pinned < 0 || !allRunAt(n, users, n.domain[pinned], outer)) return false;
+        if (i != d && offsetFromLoopVar(first.exec->point[i], *outer)) pinned = static_cast<int>(i);
+      if (pinned < 0 || !allRunAt(n, users, static_cast<size_t>(pinned), outer)) return false;
       const size_t p = static_cast<size_t>(pinned);
       if (!std::all_of(users.begin(), users.end(), [&](const Edge* e) { return isIdentityAtom(e->index[p], n.domain[p]); }))
         return false;
@@ -300,20 +368,26 @@ private:
     return false;  // unreachable: `loop` encloses the first site
   }
 
-  /// Every exec of n and of its readers has coordinate `dim` equal to `f`'s variable.
-  bool allRunAt(const Node& n, const std::vector<const Edge*>& users, const std::string& dim, const ForStmt* f) const {
+  /// Every exec of n and of its readers has coordinate `k` of n (the same-named
+  /// one of a reader) at `f`'s variable plus the offset of n's first exec.
+  bool allRunAt(const Node& n, const std::vector<const Edge*>& users, size_t k, const ForStmt* f) const {
+    const std::string& dim = n.domain[k];
+    const auto offset = offsetFromLoopVar(sites_.at(n.id).front().exec->point[k], *f);
     auto at = [&](NodeId id) {
       int i = indexOf(g_.node(id).domain, dim);
       auto it = sites_.find(id);
       if (it == sites_.end()) return true;
-      return i >= 0 && std::all_of(it->second.begin(), it->second.end(),
-                                   [&](const Site& s) { return isLoopVar(s.exec->point[i], f); });
+      return i >= 0 && std::all_of(it->second.begin(), it->second.end(), [&](const Site& s) {
+               auto o = offsetFromLoopVar(s.exec->point[static_cast<size_t>(i)], *f);
+               return o && offset && *o == *offset;
+             });
     };
     return at(n.id) && std::all_of(users.begin(), users.end(), [&](const Edge* e) { return at(e->consumer); });
   }
 
   const Graph& g_;
   SiteMap sites_;
+  LoopEnds loopEnds_;
   std::set<NodeId> outputs_;
   mutable std::unique_ptr<IslContext> isl_;  ///< made on the first guard check
 };
@@ -366,13 +440,17 @@ int64_t predictStoreBytes(const Graph& g, const Node& n, const StoreSpec& spec, 
   int64_t bytes = total;
   if (spec.kind == StoreKind::Point) bytes = largest;
   if (spec.kind == StoreKind::Circular) {
-    int64_t points = std::min<int64_t>(spec.window, box[spec.dim]);
+    int64_t points = box[spec.dim];
+    try {
+      if (points > 0) points = spec.windowAt(g.withDerivedBounds(bounds), points);
+    } catch (const std::out_of_range&) {  // a window in a bound without a value: the whole extent
+    }
     for (size_t i = 0; i < box.size(); ++i)
       if (static_cast<int>(i) != spec.dim) points *= box[i];
     bytes = largest * points;
   }
   if (spec.kind == StoreKind::Block) {  // whole blocks of `window` coordinates along dim
-    int64_t lanes = spec.window;
+    int64_t lanes = spec.blockSize();
     int64_t points = (box[spec.dim] + lanes - 1) / lanes * lanes;
     for (size_t i = 0; i < box.size(); ++i)
       if (static_cast<int>(i) != spec.dim) points *= box[i];
@@ -415,9 +493,7 @@ std::string printStoragePlan(const Graph& g, const StoragePlan& plan) {
   std::string out;
   for (const auto& [id, spec] : plan) {
     const Node& n = g.node(id);
-    std::string kind = storeKindName(spec.kind);
-    if (spec.kind == StoreKind::Circular || spec.kind == StoreKind::Block)
-      kind += "(" + n.domain[spec.dim] + ", " + std::to_string(spec.window) + ")";
+    std::string kind = storeSpecName(spec, n.domain);
     out += "%" + std::to_string(id) + (n.name.empty() ? "" : " " + n.name) + ": " + kind + "  " +
            std::to_string(spec.predictedBytes) + " B" + (spec.reason.empty() ? "" : "  -- " + spec.reason) + "\n";
   }

@@ -3,6 +3,7 @@
 #include "executor/BufferSharing.h"
 
 #include "executor/MemoryPrediction.h"
+#include "executor/RecomputeCost.h"
 
 #include <algorithm>
 #include <map>
@@ -12,11 +13,11 @@ namespace tempo {
 
 namespace {
 
-void executedNodes(const LoopBody& body, std::set<NodeId>& out) {
+void executedNodes(const LoopBody& body, std::set<NodeId>& out, std::map<NodeId, int>& execs) {
   for (const LoopStmt& s : body) {
-    if (const auto* f = s.as<ForStmt>()) executedNodes(f->body, out);
-    if (const auto* i = s.as<IfStmt>()) executedNodes(i->thenBody, out), executedNodes(i->elseBody, out);
-    if (const auto* e = s.as<ExecStmt>()) out.insert(e->node);
+    if (const auto* f = s.as<ForStmt>()) executedNodes(f->body, out, execs);
+    if (const auto* i = s.as<IfStmt>()) executedNodes(i->thenBody, out, execs), executedNodes(i->elseBody, out, execs);
+    if (const auto* e = s.as<ExecStmt>()) out.insert(e->node), ++execs[e->node];
   }
 }
 
@@ -41,10 +42,12 @@ struct Candidate {
   int64_t value = 0;
 };
 
-struct Swap {
+/// A store out of memory between two uses: swapped out and in, or freed and recomputed.
+struct Eviction {
   NodeId node;
   size_t outAfter, inBefore;
   StoreBytes bytes;
+  bool recompute = false;
 };
 
 }  // namespace
@@ -52,8 +55,10 @@ struct Swap {
 std::string SwapPlan::report() const {
   std::string out = "memory budget " + std::to_string(budget) + " B: " + (met() ? "met" : "NOT met") +
                     ", predicted peak " + std::to_string(predictedPeak) + " B, " + std::to_string(swaps.size()) +
-                    (swaps.size() == 1 ? " swap\n" : " swaps\n");
+                    (swaps.size() == 1 ? " swap, " : " swaps, ") + std::to_string(recomputes.size()) +
+                    (recomputes.size() == 1 ? " recompute\n" : " recomputes\n");
   for (const std::string& s : swaps) out += "  swap " + s + "\n";
+  for (const std::string& s : recomputes) out += "  recompute " + s + "\n";
   for (const std::string& s : unmet) out += "  over budget: " + s + "\n";
   return out;
 }
@@ -66,7 +71,12 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
   for (const GraphOutput& o : g.outputs) outputs.insert(o.node);
 
   std::vector<std::set<NodeId>> executed(top.size());
-  for (size_t i = 0; i < top.size(); ++i) executedNodes({top[i]}, executed[i]);
+  std::map<NodeId, int> execs;
+  std::map<NodeId, size_t> topExec;  ///< the top-level exec of a node executed once, there
+  for (size_t i = 0; i < top.size(); ++i) {
+    executedNodes({top[i]}, executed[i], execs);
+    if (const auto* e = top[i].as<ExecStmt>()) topExec[e->node] = i;
+  }
   std::map<NodeId, Candidate> candidates;
   std::map<NodeId, size_t> outputAllocs;  ///< top-level index of each output's Alloc
   for (size_t i = 0; i < top.size(); ++i) {
@@ -86,29 +96,69 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
   SwapPlan plan;
   plan.budget = budget;
   std::vector<int64_t> saved(top.size(), 0);
-  std::vector<Swap> swaps;
+  std::vector<Eviction> evictions;
+  // `v` can be computed again right before statement `next`: executed once, by
+  // a top-level exec, from inputs computed before it that are in memory then
+  // (allocated at the top level around `next`, not evicted across it).
+  auto recomputable = [&](NodeId v, size_t next) {
+    auto at = topExec.find(v);
+    if (at == topExec.end() || execs[v] != 1) return false;
+    for (const Edge* e : g.inputs(v)) {
+      const NodeId u = e->producer;
+      for (size_t i = at->second; i < top.size(); ++i)
+        if (executed[i].count(u)) return false;
+      auto c = candidates.find(u);
+      bool live = c != candidates.end() ? c->second.alloc < next && c->second.free > next
+                                        : outputAllocs.count(u) && outputAllocs[u] < next;
+      if (!live) return false;
+      for (const Eviction& ev : evictions)  // a swap back in right before `next` comes first
+        if (ev.node == u && ev.outAfter < next && (next < ev.inBefore || (next == ev.inBefore && ev.recompute)))
+          return false;
+    }
+    return true;
+  };
   std::set<std::pair<NodeId, size_t>> swappedGaps;  ///< (node, previous use)
   for (size_t p = 0; p < top.size(); ++p) {
     if (isMemoryStatement(top[p])) continue;
     while (before.peakDuring[p] - saved[p] > budget) {
       const Candidate* best = nullptr;
       size_t bestPrev = 0, bestNext = 0;
+      double bestCost = 0;  // per byte freed: a recompute's operations, or a swap's bytes moved (at the same rate)
       for (const auto& [id, c] : candidates) {
         if (c.alloc > p || c.free < p || c.value == 0 || c.uses.empty()) continue;
         auto next = std::upper_bound(c.uses.begin(), c.uses.end(), p);
         if (next == c.uses.end() || next == c.uses.begin() || *std::prev(next) == p) continue;  // used here
         size_t prev = *std::prev(next);
         if (swappedGaps.count({id, prev})) continue;
-        if (!best || *next > bestNext || (*next == bestNext && c.value > best->value))
-          best = &c, bestPrev = prev, bestNext = *next;
+        const double swapCost = 2.0 * kFlopsPerByteMoved;
+        const double cost = recomputable(id, *next) && cheaperToRecompute(g, g.node(id), bounds, c.value)
+                                ? static_cast<double>(recomputeFlops(g, g.node(id), bounds)) / c.value
+                                : swapCost;
+        // Belady: the farthest next use; then the cheapest to bring back, then the largest.
+        bool better = !best || *next > bestNext ||
+                      (*next == bestNext && (cost < bestCost || (cost == bestCost && c.value > best->value)));
+        if (better) best = &c, bestPrev = prev, bestNext = *next, bestCost = cost;
       }
       if (!best) break;
       swappedGaps.insert({best->node, bestPrev});
-      swaps.push_back({best->node, bestPrev, bestNext, best->bytes});
+      const Node& victim = g.node(best->node);
+      const bool recompute =
+          recomputable(best->node, bestNext) && cheaperToRecompute(g, victim, bounds, best->value);
+      evictions.push_back({best->node, bestPrev, bestNext, best->bytes, recompute});
       for (size_t q = bestPrev + 1; q < bestNext; ++q) saved[q] += best->value;
-      plan.swaps.push_back(label(g, best->node) + " (" + std::to_string(best->value) + " B): out after `" +
-                           headline(g, top[bestPrev]) + "` (statement " + std::to_string(bestPrev) +
-                           "), in before statement " + std::to_string(bestNext));
+      const std::string gap = label(g, best->node) + " (" + std::to_string(best->value) + " B): ";
+      const std::string after = "after `" + headline(g, top[bestPrev]) + "` (statement " + std::to_string(bestPrev) + ")";
+      if (recompute) {
+        for (const Edge* e : g.inputs(best->node))  // the recompute reads them at bestNext
+          if (auto c = candidates.find(e->producer); c != candidates.end())
+            c->second.uses.insert(std::upper_bound(c->second.uses.begin(), c->second.uses.end(), bestNext), bestNext);
+        plan.recomputes.push_back(gap + "freed " + after + ", computed again before statement " +
+                                  std::to_string(bestNext) + ": " +
+                                  std::to_string(recomputeFlops(g, victim, bounds)) + " operations against " +
+                                  std::to_string(2 * best->value) + " B a swap moves");
+      } else {
+        plan.swaps.push_back(gap + "out " + after + ", in before statement " + std::to_string(bestNext));
+      }
     }
     if (before.peakDuring[p] - saved[p] > budget) {
       std::string used;
@@ -128,11 +178,17 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
   }
 
   for (size_t i = 0; i < top.size(); ++i) {
-    for (const Swap& s : swaps)
-      if (s.inBefore == i) plan.program.body.push_back({SwapInStmt{s.node, s.bytes}});
+    for (const Eviction& s : evictions)  // swaps first: a recompute may read what they bring back
+      if (s.inBefore == i && !s.recompute) plan.program.body.push_back({SwapInStmt{s.node, s.bytes}});
+    for (const Eviction& s : evictions)
+      if (s.inBefore == i && s.recompute) {
+        plan.program.body.push_back({AllocStmt{s.node, s.bytes, true}});
+        plan.program.body.push_back(top[topExec.at(s.node)]);
+      }
     plan.program.body.push_back(top[i]);
-    for (const Swap& s : swaps)
-      if (s.outAfter == i) plan.program.body.push_back({SwapOutStmt{s.node, s.bytes}});
+    for (const Eviction& s : evictions)
+      if (s.outAfter == i)
+        plan.program.body.push_back(s.recompute ? LoopStmt{FreeStmt{s.node, s.bytes}} : LoopStmt{SwapOutStmt{s.node, s.bytes}});
   }
   plan.predictedPeak = predictMemory(plan.program, bounds, shared).peakBytes;
   return plan;

@@ -1,4 +1,4 @@
-// SwapPlacement: SwapOut / SwapIn statements that keep a schedule under a memory budget.
+// SwapPlacement: SwapOut / SwapIn and recompute statements that keep a schedule under a memory budget.
 //
 // Under `--memory-budget BYTES`, after MemoryPlacement, the predicted live
 // bytes (MemoryPrediction) are compared with the budget at every top-level
@@ -8,7 +8,11 @@
 // out the one whose next use is farthest away (Belady's rule: the value "not
 // read soon after its producer"), right after its previous use, and swaps it
 // back in right before its next use; then the next farthest, until the
-// statement fits or no such store is left. Outputs are never swapped (they are
+// statement fits or no such store is left. A store whose value one top-level
+// exec computes from inputs still in memory at its next use is instead freed
+// and computed again there (rematerialisation, as in DTR) when RecomputeCost
+// says its operations cost less than the bytes a swap moves; those inputs are
+// then used at that point, so later choices keep them. Outputs are never swapped (they are
 // read after the run), nor are stores that live inside loops (point and
 // circular stores are small by construction). When a statement cannot fit —
 // the stores it uses and the ones it allocates inside exceed the budget — the
@@ -30,9 +34,10 @@ struct SwapPlan {
   int64_t budget = 0;
   int64_t predictedPeak = 0;      ///< predicted peak live bytes with the swaps
   std::vector<std::string> swaps; ///< one line per swapped gap: `%3 h: out after ..., in before ...`
+  std::vector<std::string> recomputes; ///< one line per gap freed and recomputed, with the costs
   std::vector<std::string> unmet; ///< one line per top-level statement still over the budget, with why
   bool met() const { return unmet.empty(); }
-  /// `memory budget 1000 B: met, predicted peak 800 B, 2 swaps` and the lines above, indented.
+  /// `memory budget 1000 B: met, predicted peak 800 B, 2 swaps, 1 recompute` and the lines above, indented.
   std::string report() const;
 };
 

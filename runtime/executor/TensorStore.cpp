@@ -215,11 +215,13 @@ std::string BlockStore::describe() const {
   return "block(" + context().dims[dim_] + ", " + std::to_string(lanes_) + ")";
 }
 
-std::unique_ptr<TensorStore> makeStore(const StoreSpec* spec, StoreContext ctx) {
+std::unique_ptr<TensorStore> makeStore(const StoreSpec* spec, StoreContext ctx, const SymbolEnv& bounds) {
   if (!spec || spec->kind == StoreKind::Whole) return std::make_unique<WholeStore>(std::move(ctx));
   if (spec->kind == StoreKind::Point) return std::make_unique<PointStore>(std::move(ctx));
-  if (spec->kind == StoreKind::Block) return std::make_unique<BlockStore>(std::move(ctx), spec->dim, spec->window);
-  return std::make_unique<CircularStore>(std::move(ctx), spec->dim, spec->window);
+  if (spec->kind == StoreKind::Block) return std::make_unique<BlockStore>(std::move(ctx), spec->dim, spec->blockSize());
+  bool hasDim = spec->dim >= 0 && spec->dim < static_cast<int>(ctx.bounds.size());
+  int64_t window = hasDim ? spec->windowAt(bounds, ctx.bounds[static_cast<size_t>(spec->dim)]) : 0;
+  return std::make_unique<CircularStore>(std::move(ctx), spec->dim, window);
 }
 
 }  // namespace tempo

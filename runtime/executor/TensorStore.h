@@ -162,6 +162,6 @@ private:
 };
 
 /// A store of the kind `spec` says (Whole when spec is null).
-std::unique_ptr<TensorStore> makeStore(const StoreSpec* spec, StoreContext ctx);
+std::unique_ptr<TensorStore> makeStore(const StoreSpec* spec, StoreContext ctx, const SymbolEnv& bounds);
 
 }  // namespace tempo

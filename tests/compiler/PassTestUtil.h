@@ -51,7 +51,7 @@ using Outputs = std::vector<std::pair<std::string, Tensor>>;
 inline bool reassociatesSums(const std::string& pass, const GraphChange& change) {
   if (pass == "static-tiling") return true;
   for (const std::string& note : change.notes)
-    for (const char* rule : {"-> sum over the window", "-> one sum per window", "-> one matrix product"})
+    for (const char* rule : {"-> sum over the window", "-> one sum per window", "-> one matrix product", "-> a running sum"})
       if (note.find(rule) != std::string::npos) return true;
   return false;
 }

@@ -66,7 +66,22 @@ TEST(RecurrenceLift, RunningSumsThatAreNotOnlyReadAtTheEndStay) {
   expectKept(kHeader + sum + "out y = acc[b, 0]\n");                 // read at the start
   expectKept(kHeader + sum + "out y = acc[b, T-1] + acc[b, 0]\n");   // another reader
   expectKept(kHeader + sum + "out y = acc[b, T-1]\nout acc\n");      // every prefix is an output
-  expectKept(kHeader + sum + "out y = sum(acc[b, 0:T], dim=0)\n");   // a window of it
+}
+
+// A sum over a window of a recurrence's state is the inverse case (window-sums):
+// it becomes a running sum beside it, and neither is lifted (the second one's
+// addend is sequential), so the two rules never undo each other.
+TEST(RecurrenceLift, AWindowSumOfARecurrenceBecomesARunningSumThatStays) {
+  const std::string sum = "acc : f32[4] over (b, t)\nacc[b, 0] = x[b, 0]\nacc[b, t] = acc[b, t-1] + x[b, t]\n";
+  for (const char* window : {"0:T", "0:min(5, T)"}) {
+    const std::string source = kHeader + sum + "out y = sum(acc[b, " + window + "], dim=0)\n";
+    Graph g = lowered(source);
+    Outputs before = evaluate(g);
+    runPass(g, "algebraic-simplification");
+    EXPECT_EQ(countOps(g, OpKind::Merge), 2) << source;
+    EXPECT_EQ(countOps(g, OpKind::ReduceSum), 0) << source;
+    expectSameOutputs(before, evaluate(g), 1e-5, source);
+  }
 }
 
 TEST(RecurrenceLift, OtherRecurrencesStay) {

@@ -165,6 +165,66 @@ out y = max(w, dim=0)
   }
 }
 
+/// The peer decoder `program` of bench/programs at these bounds (the defaults otherwise).
+CompiledRunResult runPeerDecoder(const CompiledProgram& p, const SymbolEnv& set) {
+  SymbolEnv bounds = defaults(p.graph);
+  for (const auto& [name, value] : set) bounds[name] = value;
+  return runCompiled(p, bounds);
+}
+
+CompiledProgram compilePeerDecoder(const char* program) {
+  return compileWithoutFiles(testing::sourceDir() / "bench" / "programs" / program);
+}
+
+// decode_peer.tpo, the torch peer's decoder (B = 8, L = 4, E = 512, 50 MB of
+// weights): once its KV cache outgrows the 21 MB of the weights' assembly
+// (from about T = 160), the peak is the KV cache, 2·L·B·T·E·4 bytes, plus the
+// weights plus one step's values (the FFN's activations, the scores over all
+// blocks, the outputs: under 0.5 MB); between two sizes it grows by the KV
+// cache's growth and at most one block of k and v per layer. It grew half as
+// fast again when the blocks' outputs y were a whole store (read after the
+// loop by the sum of the first 64 outputs and by the last one), and by a
+// quarter more when the blockwise attention's running sums over ds were kept
+// for every layer and block.
+TEST(Memory, DecodePeersPeakIsItsKVCachePlusItsWeights) {
+  CompiledProgram p = compilePeerDecoder("decode_peer.tpo");
+  const int64_t L = 4, B = 8, E = 512;
+  int64_t blockSize = 0, weights = 0;
+  for (const auto& [id, spec] : p.stores)
+    if (spec.kind == StoreKind::Block) blockSize = spec.blockSize();
+  for (const auto& [id, n] : p.graph.nodes())
+    if (isWholeArraySource(n.op) && n.domain.empty())
+      weights += predictStoreBytes(p.graph, n, StoreSpec::whole(), defaults(p.graph));
+  ASSERT_GT(blockSize, 0) << printStoragePlan(p.graph, p.stores);
+  EXPECT_EQ(weights, 16 * 786432 * 4);  // 4 layers of Wqkv, Wo, W1, W2
+  auto kv = [&](int64_t T) { return 2 * L * B * ((T + blockSize - 1) / blockSize * blockSize) * E * 4; };
+  const int64_t block = 2 * B * blockSize * E * 4;  // k and v of one layer
+  const int64_t small = 176, large = 208;
+  const int64_t atSmall = runPeerDecoder(p, {{"T", small}}).stats.peakBytes;
+  const int64_t atLarge = runPeerDecoder(p, {{"T", large}}).stats.peakBytes;
+  EXPECT_GE(atLarge - atSmall, kv(large) - kv(small));
+  EXPECT_LE(atLarge - atSmall, kv(large) - kv(small) + L * block) << atSmall << " -> " << atLarge;
+  for (auto [T, peak] : {std::pair{small, atSmall}, std::pair{large, atLarge}}) {
+    EXPECT_GE(peak, kv(T) + weights) << "T=" << T;
+    EXPECT_LE(peak - kv(T) - weights, 512 * 1024) << "T=" << T;
+  }
+}
+
+// decode_window_peer.tpo reads k[b, l, max(0, t-W+1):t+1] with the window W a
+// bound: k and v keep min(T, W) positions (the size is printed in W), and the
+// blocks' outputs y two, so the peak does not grow with T. They were whole
+// stores (+3·L·B·T·E·4 bytes: 50 MB more at T = 512).
+TEST(Memory, DecodeWindowPeersPeakDoesNotGrowWithT) {
+  CompiledProgram p = compilePeerDecoder("decode_window_peer.tpo");
+  const int64_t atSmall = runPeerDecoder(p, {{"T", 64}, {"W", 16}}).stats.peakNonOutputBytes;
+  const int64_t atLarge = runPeerDecoder(p, {{"T", 512}, {"W", 16}}).stats.peakNonOutputBytes;
+  EXPECT_LE(static_cast<double>(atLarge), 1.05 * static_cast<double>(atSmall)) << atSmall << " -> " << atLarge;
+  bool windowInW = false;
+  for (const auto& [id, spec] : p.stores)
+    if (spec.kind == StoreKind::Circular && spec.window.dependsOn("W")) windowInW = true;
+  EXPECT_TRUE(windowInW) << printStoragePlan(p.graph, p.stores);
+}
+
 // A training step's values over (i, b, t), summed over b and t at the same i
 // (the per-sample gradients of REINFORCE), keep one iteration: the peak beside
 // the outputs grows with the number of iterations only by the arrays of the
@@ -416,17 +476,77 @@ TEST(Memory, ABudgetThatCannotBeMetSaysWhichStoresAndWhy) {
   EXPECT_NE(report.find("are used by it"), std::string::npos) << report;
 }
 
+// Under a budget (three quarters and half of the plain peak) every example and
+// REINFORCE computes the same outputs, bit for bit; where the plan says the
+// budget is met, the measured peak is within 5% of it. (None is met yet: their
+// peaks lie inside loops that use every store live around them, and evictions
+// happen between top-level statements only; docs/memory.md.)
 TEST(Memory, OutputsAreIdenticalWithAndWithoutABudgetOnEveryExample) {
-  for (const fs::path& path : testing::examplePrograms()) {
+  std::vector<fs::path> programs = testing::examplePrograms();
+  programs.push_back(testing::sourceDir() / "resources" / "examples" / "rl" / "reinforce.tpo");
+  for (const fs::path& path : programs) {
     SCOPED_TRACE(path.filename().string());
     CompiledProgram p = compileWithoutFiles(path);
     SymbolEnv bounds = defaults(p.graph);
+    if (path.filename() == "reinforce.tpo") bounds["I"] = 3, bounds["B"] = 4, bounds["T"] = 16;
     CompiledRunResult plain = runCompiled(p, bounds);
-    CompiledRunResult tight = runCompiled(p, bounds, CompiledRunOptions{true, plain.predictedBytes / 2});
-    ASSERT_EQ(plain.outputs.size(), tight.outputs.size());
-    for (size_t i = 0; i < plain.outputs.size(); ++i)
-      EXPECT_TRUE(sameValues(plain.outputs[i].second, tight.outputs[i].second)) << plain.outputs[i].first;
-    EXPECT_TRUE(testing::peaksAgree(tight.stats.peakBytes, tight.predictedBytes));
+    for (int64_t budget : {plain.predictedBytes * 3 / 4, plain.predictedBytes / 2}) {
+      CompiledRunResult tight = runCompiled(p, bounds, CompiledRunOptions{true, budget});
+      ASSERT_TRUE(tight.swapPlan);
+      ASSERT_EQ(plain.outputs.size(), tight.outputs.size());
+      for (size_t i = 0; i < plain.outputs.size(); ++i)
+        EXPECT_TRUE(sameValues(plain.outputs[i].second, tight.outputs[i].second)) << plain.outputs[i].first;
+      EXPECT_TRUE(testing::peaksAgree(tight.stats.peakBytes, tight.predictedBytes));
+      if (!tight.swapPlan->met()) continue;
+      EXPECT_LE(static_cast<double>(tight.stats.peakBytes), 1.05 * static_cast<double>(budget))
+          << tight.swapPlan->report();
+    }
+  }
+}
+
+// Rematerialisation: v, computed once at the top level from w (which the end
+// reads too), is freed during the loop and computed again before its last read:
+// two operations per element cost less than moving its 16 KB out and back, so
+// it goes before w (an input: swapped), whose next read is as far.
+const char* kRecomputeProgram = R"(
+dim t < T
+set T = 16
+input w : f32[4096] = normal(seed=1)
+input x : f32[256] over (t) = normal(seed=2)
+v = w * 2.0 + 1.0
+m = max(v, dim=0)
+c = sum(x[0:t+1], dim=0)
+acc : f32[] over (t)
+acc[0] = sum(c[0], dim=0) * m
+acc[t] = acc[t-1] + sum(c[t], dim=0)
+out r = sum(v * acc[T-1] + w * acc[T-1], dim=0)
+)";
+
+TEST(Memory, ABudgetRecomputesACheapValueInsteadOfSwappingIt) {
+  CompiledProgram p = compileSwapProgram(kRecomputeProgram);
+  SymbolEnv bounds = defaults(p.graph);
+  CompiledRunResult plain = runCompiled(p, bounds);
+  const int64_t budget = plain.stats.peakBytes - 8 * 1024;
+  CompiledRunResult tight = runCompiled(p, bounds, CompiledRunOptions{true, budget});
+  ASSERT_TRUE(tight.swapPlan);
+  const std::string report = tight.swapPlan->report();
+  EXPECT_TRUE(tight.swapPlan->met()) << report;
+  ASSERT_EQ(tight.swapPlan->recomputes.size(), 1u) << report;
+  EXPECT_TRUE(tight.swapPlan->swaps.empty()) << report;
+  EXPECT_NE(tight.swapPlan->recomputes[0].find(" v (16384 B): freed after"), std::string::npos) << report;
+  EXPECT_NE(report.find("8192 operations against 32768 B a swap moves"), std::string::npos) << report;
+  EXPECT_LE(tight.stats.peakBytes, budget);
+  EXPECT_TRUE(testing::peaksAgree(tight.stats.peakBytes, tight.predictedBytes));
+  std::string text = printLoopProgram(p.graph, tight.swapPlan->program);
+  EXPECT_NE(text.find("recompute %"), std::string::npos) << text;
+  ASSERT_EQ(plain.outputs.size(), tight.outputs.size());
+  for (size_t i = 0; i < plain.outputs.size(); ++i)
+    EXPECT_TRUE(sameValues(plain.outputs[i].second, tight.outputs[i].second)) << plain.outputs[i].first;
+  // The recompute is in the memory timeline too, measured and predicted.
+  for (const MemoryTimeline* timeline : {&tight.measuredTimeline, &tight.predictedTimeline}) {
+    int recomputes = 0;
+    for (const MemoryEvent& e : timeline->events()) recomputes += e.kind == MemoryEvent::Kind::Recompute;
+    EXPECT_EQ(recomputes, 1);
   }
 }
 

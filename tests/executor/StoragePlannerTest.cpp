@@ -118,6 +118,45 @@ TEST(StoragePlanner, SlidingWindowGetsItsWidth) {
   EXPECT_EQ(planStorage(g, p, {{"T", 10}}).at(v).kind, StoreKind::Whole);
 }
 
+// A window of W steps with W a bound (decode_window_peer's `k[b, l, max(0, t-W+1):t+1]`)
+// keeps W coordinates, evaluated when the store is made: the size is printed in W.
+TEST(StoragePlanner, AWindowWhoseWidthIsABoundKeepsThatManyCoordinates) {
+  SlidingSum k;
+  k.g.dims.push_back({"w", "W"});
+  k.g.edge(0).index = {range(IndexExpr::max(0, t - bound("W") + 1), t + 1)};
+  StoragePlan plan = planStorage(k.g, k.p, {{"T", 10}, {"W", 4}});
+  ASSERT_EQ(plan.at(k.v).kind, StoreKind::Circular) << plan.at(k.v).reason;
+  EXPECT_EQ(plan.at(k.v).window.str(), "max(1, W)");
+  EXPECT_EQ(plan.at(k.v).predictedBytes, 4 * 4);
+  EXPECT_EQ(planStorage(k.g, k.p, {{"T", 10}, {"W", 40}}).at(k.v).predictedBytes, 10 * 4);  // at most T
+  Executor ex(k.g, k.p, {{{"T", 10}, {"W", 4}}, plan});
+  ex.run();
+  EXPECT_EQ(values(ex.outputs()[0].second), (std::vector<double>{0, 2, 6, 12, 20, 28, 36, 44, 52, 60}));
+  EXPECT_EQ(ex.stats().peakBytes, 4 * 4 + 10 * 4);
+}
+
+// A reader after the loop of the last coordinates (decode's `last = y[T - 1]`)
+// needs only as many as it reads from the end; one inside the loop does not count.
+TEST(StoragePlanner, TheLastCoordinatesReadAfterTheLoopStayCircular) {
+  Graph g;
+  g.dims = {{"t", "T"}};
+  NodeId v = addNode(g, OpKind::EvalIndex, {"t"}, f32(), indexAttrs(t * 3), "v");
+  NodeId last = addNode(g, OpKind::Add, {}, f32(), {}, "last");
+  addEdge(g, last, 0, v, {at(T - 1)});
+  addEdge(g, last, 1, v, {at(T - 3)});
+  g.outputs = {{"last", last, {}}};
+  LoopProgram after = {{loop("t", 0, T, {exec(v, {t})}), exec(last, {})}};
+  StoragePlan plan = planStorage(g, after, {{"T", 10}});
+  ASSERT_EQ(plan.at(v).kind, StoreKind::Circular) << plan.at(v).reason;
+  EXPECT_EQ(plan.at(v).window, 3);
+  Executor ex(g, after, {{{"T", 10}}, plan});
+  ex.run();
+  EXPECT_EQ(values(ex.outputs()[0].second), (std::vector<double>{27 + 21}));
+  // Before the loop has finished, the last coordinates are not written yet.
+  LoopProgram before = {{exec(last, {}), loop("t", 0, T, {exec(v, {t})})}};
+  EXPECT_EQ(planStorage(g, before, {{"T", 10}}).at(v).kind, StoreKind::Whole);
+}
+
 TEST(StoragePlanner, WrongPlanIsCaughtByTheStores) {
   SlidingSum k;
   StoragePlan tooSmall = planStorage(k.g, k.p, {{"T", 10}});

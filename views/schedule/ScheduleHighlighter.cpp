@@ -29,7 +29,8 @@ void ScheduleHighlighter::setLoopText(const QString& text) {
 
 void ScheduleHighlighter::highlightBlock(const QString& text) {
   static const QRegularExpression word(QStringLiteral("%\\d+(?: \\w+)?|\\b\\w+\\b|\\(.* bytes\\)"));
-  static const QSet<QString> keywords{"for", "in", "if", "else", "exec", "alloc", "free", "swap_out", "swap_in"};
+  static const QSet<QString> keywords{"for", "in", "if", "else", "exec", "alloc", "free", "swap_out", "swap_in",
+                                       "recompute"};
   static const QSet<QString> logical{"and", "or", "true", "false", "step", "min", "max", "floor", "mod"};
   auto it = word.globalMatch(text);
   while (it.hasNext()) {

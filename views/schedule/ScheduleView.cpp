@@ -32,16 +32,13 @@ struct ScheduleView::Result {
 namespace {
 
 QString storeText(const Graph& g, const Node& n, const StoreSpec& spec) {
-  QString kind = QLatin1String(storeKindName(spec.kind));
-  bool alongDim = spec.kind == StoreKind::Circular || spec.kind == StoreKind::Block;
-  if (alongDim && spec.dim >= 0 && spec.dim < static_cast<int>(n.domain.size()))
-    kind += QStringLiteral("(%1, %2)").arg(QString::fromStdString(n.domain[spec.dim])).arg(spec.window);
+  QString kind = QString::fromStdString(storeSpecName(spec, n.domain));
   return QStringLiteral("%1 store, %2 B").arg(kind).arg(spec.predictedBytes);
 }
 
 /// The node a printed loop line is about (`exec %7 h[...]`, `alloc %4 h ...`), or -1.
 int nodeOfLine(const QString& line) {
-  static const QRegularExpression re(QStringLiteral("^\\s*(?:exec|alloc|free|swap_out|swap_in) %(\\d+)"));
+  static const QRegularExpression re(QStringLiteral("^\\s*(?:exec|alloc|free|swap_out|swap_in|recompute) %(\\d+)"));
   QRegularExpressionMatch m = re.match(line);
   return m.hasMatch() ? m.captured(1).toInt() : -1;
 }
