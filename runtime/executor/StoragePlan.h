@@ -31,14 +31,17 @@ struct StoreSpec {
   IndexExpr window = 0;     ///< Circular: coordinates kept along `dim` (in the bounds); Block: the block size (a constant)
   int64_t predictedBytes = 0;
   std::string reason;       ///< why the planner chose this kind
+  /// Circular: dims the loops around the circular one pin (identity reads
+  /// only): one coordinate of each is live at a time, so its slots hold one.
+  std::vector<int> oneAtATime;
 
-  static StoreSpec whole(std::string why = "") { return {StoreKind::Whole, -1, 0, 0, std::move(why)}; }
-  static StoreSpec point(std::string why = "") { return {StoreKind::Point, -1, 0, 0, std::move(why)}; }
-  static StoreSpec circular(int dim, IndexExpr window, std::string why = "") {
-    return {StoreKind::Circular, dim, std::move(window), 0, std::move(why)};
+  static StoreSpec whole(std::string why = "") { return {StoreKind::Whole, -1, 0, 0, std::move(why), {}}; }
+  static StoreSpec point(std::string why = "") { return {StoreKind::Point, -1, 0, 0, std::move(why), {}}; }
+  static StoreSpec circular(int dim, IndexExpr window, std::string why = "", std::vector<int> oneAtATime = {}) {
+    return {StoreKind::Circular, dim, std::move(window), 0, std::move(why), std::move(oneAtATime)};
   }
   static StoreSpec block(int dim, int64_t size, std::string why = "") {
-    return {StoreKind::Block, dim, size, 0, std::move(why)};
+    return {StoreKind::Block, dim, size, 0, std::move(why), {}};
   }
 
   /// The coordinates kept along `dim` at these bound values, at most `extent` and at least 1.

@@ -141,13 +141,15 @@ public:
     for (size_t d = 0; d < n.domain.size(); ++d) {
       auto reads = circularReads(n, users, d);
       if (!reads) continue;
-      auto depth = circularSafe(n, users, d, *reads);
+      std::vector<int> pinned;
+      auto depth = circularSafe(n, users, d, *reads, pinned);
       if (!depth || (best && *depth <= bestDepth)) continue;
       bestDepth = *depth;
       best = StoreSpec::circular(static_cast<int>(d), reads->window,
                                  "reads along " + n.domain[d] + " stay within " + reads->window.str() +
                                      " of the loop's current coordinate" +
-                                     (reads->final.empty() ? "" : ", or read its last ones after the loop"));
+                                     (reads->final.empty() ? "" : ", or read its last ones after the loop"),
+                                 pinned);
     }
     if (best) return *best;
     // A loaded or initialised source holds its whole array already; its store holds windows of it.
@@ -274,7 +276,7 @@ private:
   /// runs after that loop, in the same iteration of the loops around it, and
   /// reads one of the last coordinates it wrote.
   std::optional<size_t> circularSafe(const Node& n, const std::vector<const Edge*>& users, size_t d,
-                                     CircularReads& reads) const {
+                                     CircularReads& reads, std::vector<int>& pinned) const {
     const std::vector<Site>& own = sites_.at(n.id);
     const std::vector<const ForStmt*>& loops = own.front().loops;
     size_t depth = 0;
@@ -311,7 +313,7 @@ private:
       for (const Site& s : it->second)
         if (!inLoop(s, s.exec->point[ci])) return std::nullopt;
     }
-    if (!outerLoopsPinned(n, users, d, loop)) return std::nullopt;
+    if (!outerLoopsPinned(n, users, d, loop, pinned)) return std::nullopt;
     return depth;
   }
 
@@ -352,8 +354,10 @@ private:
   /// that dim is the identity: then the points with the same coordinate there
   /// are all written and read in one run of `loop`, in its order (a loop
   /// around it that n does not vary over, or a read of another run's
-  /// coordinate, would find the window overwritten).
-  bool outerLoopsPinned(const Node& n, const std::vector<const Edge*>& users, size_t d, const ForStmt* loop) const {
+  /// coordinate, would find the window overwritten). `pinnedDims` gets those
+  /// dims: one coordinate of each is live at a time.
+  bool outerLoopsPinned(const Node& n, const std::vector<const Edge*>& users, size_t d, const ForStmt* loop,
+                        std::vector<int>& pinnedDims) const {
     const Site& first = sites_.at(n.id).front();
     for (const ForStmt* outer : first.loops) {
       if (outer == loop) return true;
@@ -364,6 +368,7 @@ private:
       const size_t p = static_cast<size_t>(pinned);
       if (!std::all_of(users.begin(), users.end(), [&](const Edge* e) { return isIdentityAtom(e->index[p], n.domain[p]); }))
         return false;
+      pinnedDims.push_back(pinned);
     }
     return false;  // unreachable: `loop` encloses the first site
   }

@@ -2,6 +2,7 @@
 
 #include "executor/ExecError.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace tempo {
@@ -24,8 +25,11 @@ TensorStore::~TensorStore() { dropAll(); }
 void TensorStore::dropAll() {
   if (!ctx_.tracker) return;
   const bool swapped = state_ == State::Swapped;
-  for (const Slot& slot : swapped ? swapArea_ : slots_)
+  const std::vector<Slot>& held = swapped ? swapArea_ : slots_;
+  for (size_t i : written_) {
+    const Slot& slot = held[i];
     if (slot.full) swapped ? ctx_.tracker->dropSwapped(slot.value) : ctx_.tracker->drop(ctx_.node, slot.value);
+  }
 }
 
 std::string TensorStore::pointString(const Point& p) const {
@@ -65,8 +69,10 @@ void TensorStore::write(const Point& p, Tensor value) {
             : state_ == State::Unallocated ? "write before the store was allocated"
                                            : "write while swapped out");
   checkInDomain(p);
-  Slot& s = slots_[slotOf(p)];
+  const size_t index = slotOf(p);
+  Slot& s = slots_[index];
   if (blockLanes_ > 0 && value.nbytes() > 0) value = intoBlock(p, value);
+  if (!s.full) written_.push_back(index);
   if (s.full) {
     bytes_ -= static_cast<int64_t>(s.value.nbytes());
     if (ctx_.tracker) ctx_.tracker->drop(ctx_.node, s.value);
@@ -140,7 +146,8 @@ void TensorStore::free() {
   dropAll();
   if (state_ == State::Swapped) slots_.swap(swapArea_);
   swapArea_.clear();
-  for (Slot& s : slots_) s = Slot{};
+  for (size_t i : written_) slots_[i] = Slot{};
+  written_.clear();
   std::fill(blocks_.begin(), blocks_.end(), Tensor());
   bytes_ = 0;
   state_ = State::Freed;
@@ -172,12 +179,32 @@ std::string PointStore::evictedReason(const Point& other) const {
   return "a point store holds only the latest point, " + pointString(other);
 }
 
-CircularStore::CircularStore(StoreContext ctx, int dim, int64_t window)
-    : TensorStore(ctx, slotCountOf(ctx.bounds, dim, window)), dim_(dim), window_(window) {
+namespace {
+
+bool keptApart(int i, int dim, const std::vector<int>& oneAtATime) {
+  return i != dim && std::find(oneAtATime.begin(), oneAtATime.end(), i) == oneAtATime.end();
+}
+
+/// Slots of a circular store: `window` times the extents of the dims it keeps apart.
+size_t circularSlots(const std::vector<int64_t>& bounds, int dim, int64_t window, const std::vector<int>& oneAtATime) {
+  int64_t n = window;
+  for (size_t i = 0; i < bounds.size(); ++i)
+    if (keptApart(static_cast<int>(i), dim, oneAtATime)) n *= bounds[i];
+  return static_cast<size_t>(std::max<int64_t>(n, 0));
+}
+
+}  // namespace
+
+CircularStore::CircularStore(StoreContext ctx, int dim, int64_t window, std::vector<int> oneAtATime)
+    : TensorStore(ctx, circularSlots(ctx.bounds, dim, window, oneAtATime)), dim_(dim), window_(window) {
   if (dim < 0 || dim >= static_cast<int>(ctx.bounds.size()) || window < 1)
     throw ExecError("circular store of " + ctx.label + ": needs a domain dim and a window >= 1 (got dim " +
                         std::to_string(dim) + ", window " + std::to_string(window) + ")",
                     ctx.node);
+  strides_.assign(ctx.bounds.size(), 0);
+  int64_t stride = window;
+  for (size_t i = ctx.bounds.size(); i-- > 0;)
+    if (keptApart(static_cast<int>(i), dim, oneAtATime)) strides_[i] = stride, stride *= ctx.bounds[i];
 }
 
 std::string CircularStore::describe() const {
@@ -185,7 +212,9 @@ std::string CircularStore::describe() const {
 }
 
 size_t CircularStore::slotOf(const Point& p) const {
-  return static_cast<size_t>(rowMajor(p, dim_) * window_ + p[dim_] % window_);
+  int64_t slot = p[dim_] % window_;
+  for (size_t i = 0; i < p.size(); ++i) slot += p[i] * strides_[i];
+  return static_cast<size_t>(slot);
 }
 
 std::string CircularStore::evictedReason(const Point& other) const {
@@ -221,7 +250,7 @@ std::unique_ptr<TensorStore> makeStore(const StoreSpec* spec, StoreContext ctx, 
   if (spec->kind == StoreKind::Block) return std::make_unique<BlockStore>(std::move(ctx), spec->dim, spec->blockSize());
   bool hasDim = spec->dim >= 0 && spec->dim < static_cast<int>(ctx.bounds.size());
   int64_t window = hasDim ? spec->windowAt(bounds, ctx.bounds[static_cast<size_t>(spec->dim)]) : 0;
-  return std::make_unique<CircularStore>(std::move(ctx), spec->dim, window);
+  return std::make_unique<CircularStore>(std::move(ctx), spec->dim, window, spec->oneAtATime);
 }
 
 }  // namespace tempo

@@ -97,6 +97,9 @@ private:
   StoreContext ctx_;
   std::vector<Slot> slots_;
   std::vector<Slot> swapArea_;  ///< the slots while swapped out (empty otherwise)
+  /// Slots written since the store was made or freed: a free touches only these (a
+  /// circular store freed in every iteration of a loop has many more slots).
+  std::vector<size_t> written_;
   /// The value in its lane of its block (made on the first write into it), as a window of the block.
   Tensor intoBlock(const Point& p, const Tensor& value);
 
@@ -130,7 +133,8 @@ protected:
 
 class CircularStore : public TensorStore {
 public:
-  CircularStore(StoreContext ctx, int dim, int64_t window);
+  /// `oneAtATime`: dims whose coordinate the slots ignore (a loop around pins them).
+  CircularStore(StoreContext ctx, int dim, int64_t window, std::vector<int> oneAtATime = {});
   StoreKind kind() const override { return StoreKind::Circular; }
   std::string describe() const override;
 
@@ -141,6 +145,7 @@ protected:
 private:
   int dim_;
   int64_t window_;
+  std::vector<int64_t> strides_;  ///< per dim: its stride in the slot index (0 for dim_ and oneAtATime)
 };
 
 /// Every point, like WholeStore, kept a block at a time: block ds along `dim`
