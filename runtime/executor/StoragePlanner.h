@@ -9,7 +9,10 @@
 //    isl proves them implied by the reader's guards, loop ranges and edge
 //    condition);
 //  - circular(d, K): every read along d reads only coordinates `d - k` with
-//    0 <= k < K (points `t - 1`, windows `max(0, t - W + 1):t + 1`; the other
+//    0 <= k < K (points `t - 1`, windows `max(0, t - W + 1):t + 1`, K then
+//    an expression of bounds such as W), or, from a reader that runs after
+//    the loop along d (in the same iteration of the loops around it), one of
+//    its K last coordinates (`y[T - 1]`, isl checks `floor(t / 2)`); the other
 //    dims may be read anyhow, a slot keeps their whole extent: a training
 //    step's values over (i, b, t), summed over b and t at the same i, keep
 //    one iteration), the node and all its readers execute inside one forward
@@ -17,7 +20,8 @@
 //    look-ahead reads `d + k` works the same way), and every loop around that
 //    one runs over another dim of the node, for it and its readers alike,
 //    read there at the identity (else the loop along d runs again and
-//    overwrites the window);
+//    overwrites the window), so those dims keep one coordinate at a time;
+//    of the dims that qualify, the innermost loop's wins;
 //  - whole otherwise (outputs, growing windows, anything not recognised).
 // A wrong plan cannot give wrong numbers: the stores check every read and
 // raise an ExecError. Each spec carries its predicted bytes at the given
