@@ -124,6 +124,7 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
       const Candidate* best = nullptr;
       size_t bestPrev = 0, bestNext = 0;
       double bestCost = 0;  // per byte freed: a recompute's operations, or a swap's bytes moved (at the same rate)
+      bool bestRecomputes = false;
       for (const auto& [id, c] : candidates) {
         if (c.alloc > p || c.free < p || c.value == 0 || c.uses.empty()) continue;
         auto next = std::upper_bound(c.uses.begin(), c.uses.end(), p);
@@ -131,19 +132,18 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
         size_t prev = *std::prev(next);
         if (swappedGaps.count({id, prev})) continue;
         const double swapCost = 2.0 * kFlopsPerByteMoved;
-        const double cost = recomputable(id, *next) && cheaperToRecompute(g, g.node(id), bounds, c.value)
-                                ? static_cast<double>(recomputeFlops(g, g.node(id), bounds)) / c.value
-                                : swapCost;
+        const bool recomputes = recomputable(id, *next) && cheaperToRecompute(g, g.node(id), bounds, c.value);
+        const double cost =
+            recomputes ? static_cast<double>(recomputeFlops(g, g.node(id), bounds)) / c.value : swapCost;
         // Belady: the farthest next use; then the cheapest to bring back, then the largest.
         bool better = !best || *next > bestNext ||
                       (*next == bestNext && (cost < bestCost || (cost == bestCost && c.value > best->value)));
-        if (better) best = &c, bestPrev = prev, bestNext = *next, bestCost = cost;
+        if (better) best = &c, bestPrev = prev, bestNext = *next, bestCost = cost, bestRecomputes = recomputes;
       }
       if (!best) break;
       swappedGaps.insert({best->node, bestPrev});
       const Node& victim = g.node(best->node);
-      const bool recompute =
-          recomputable(best->node, bestNext) && cheaperToRecompute(g, victim, bounds, best->value);
+      const bool recompute = bestRecomputes;
       evictions.push_back({best->node, bestPrev, bestNext, best->bytes, recompute});
       for (size_t q = bestPrev + 1; q < bestNext; ++q) saved[q] += best->value;
       const std::string gap = label(g, best->node) + " (" + std::to_string(best->value) + " B): ";
