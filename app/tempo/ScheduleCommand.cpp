@@ -15,6 +15,13 @@ namespace tempo::cli {
 
 namespace {
 
+/// `[{"root": 7, "members": [3, 5, 7]}, ...]`: the statements isl scheduled as one.
+nlohmann::json clustersJson(const StatementClusters& clusters) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const StatementCluster& c : clusters.clusters) out.push_back({{"root", c.root}, {"members", c.members}});
+  return out;
+}
+
 nlohmann::json scheduleToJson(const Graph& g, const ScheduleResult& r) {
   nlohmann::json statements = nlohmann::json::array();
   for (const ScheduleStatement& s : r.relations.statements) {
@@ -44,6 +51,7 @@ nlohmann::json scheduleToJson(const Graph& g, const ScheduleResult& r) {
           {"newestElement", r.newestElement == TimeDirection::Forward ? "forward" : "backward"},
           {"usedFallback", r.usedFallback},
           {"fallbackReason", r.fallbackReason},
+          {"clusters", clustersJson(r.clusters)},
           {"scheduleTree", r.scheduleTree},
           {"scheduleMap", r.scheduleMap},
           {"loops", loopProgramToJson(g, r.program)},

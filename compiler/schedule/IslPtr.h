@@ -50,6 +50,7 @@ TEMPO_ISL_DELETER(isl_val)
 TEMPO_ISL_DELETER(isl_id_list)
 TEMPO_ISL_DELETER(isl_ast_node_list)
 TEMPO_ISL_DELETER(isl_multi_union_pw_aff)
+TEMPO_ISL_DELETER(isl_union_pw_multi_aff)
 TEMPO_ISL_DELETER(isl_printer)
 #undef TEMPO_ISL_DELETER
 

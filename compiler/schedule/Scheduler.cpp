@@ -5,6 +5,7 @@
 #include "schedule/IslAstConversion.h"
 #include "schedule/IslPtr.h"
 #include "schedule/ScheduleCheck.h"
+#include "schedule/StatementClusters.h"
 
 #include <future>
 #include <optional>
@@ -155,18 +156,50 @@ IslInputs withoutHoisted(isl_ctx* ctx, const IslInputs& in, isl_union_set* hoist
   return main;
 }
 
+/// isl's schedule of `in` with each statement cluster (StatementClusters)
+/// contracted into its root's statement, expanded back afterwards: the
+/// members run at their root's time, in their order inside the cluster.
+IslPtr<isl_schedule> clusteredSchedule(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel,
+                                       const StatementClusters& clusters, const IslInputs& in,
+                                       unsigned long maxOperations) {
+  if (clusters.clusters.empty()) return islSchedule(ctx, in, maxOperations);
+  auto contraction = islCheck(isl_union_map_read_from_str(ctx, clusters.contractionText(g, rel.params).c_str()), ctx,
+                              "reading the cluster contraction");
+  contraction.reset(isl_union_map_intersect_domain(contraction.release(), isl_union_set_copy(in.domain.get())));
+  IslInputs contracted;
+  contracted.domain = islCheck(isl_union_set_apply(isl_union_set_copy(in.domain.get()),
+                                                   isl_union_map_copy(contraction.get())),
+                               ctx, "contracting the domain");
+  // A pair inside one cluster at one point is kept by the members' order.
+  auto samePoint = islCheck(isl_union_set_identity(isl_union_set_copy(contracted.domain.get())), ctx, "identity");
+  auto contract = [&](const IslPtr<isl_union_map>& m) {
+    isl_union_map* r = isl_union_map_apply_domain(isl_union_map_copy(m.get()), isl_union_map_copy(contraction.get()));
+    r = isl_union_map_apply_range(r, isl_union_map_copy(contraction.get()));
+    return islCheck(isl_union_map_subtract(r, isl_union_map_copy(samePoint.get())), ctx, "contracting dependences");
+  };
+  contracted.validity = contract(in.validity);
+  contracted.proximity = contract(in.proximity);
+  contracted.context = IslPtr<isl_set>(isl_set_copy(in.context.get()));
+  IslPtr<isl_schedule> schedule = islSchedule(ctx, contracted, maxOperations);
+  IslPtr<isl_schedule> order = bandSchedule(ctx, in.domain.get(), clusters.positionText(g, rel.params), "cluster order");
+  auto expansion = islCheck(isl_union_pw_multi_aff_from_union_map(contraction.release()), ctx, "the contraction");
+  return islCheck(isl_schedule_expand(schedule.release(), expansion.release(), order.release()), ctx,
+                  "expanding the clusters");
+}
+
 /// The hoisted statements in sequence, then isl's schedule of the rest.
-IslPtr<isl_schedule> hoistedThenIsl(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel, const IslInputs& in,
+IslPtr<isl_schedule> hoistedThenIsl(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel,
+                                    const StatementClusters& clusters, const IslInputs& in,
                                     unsigned long maxOperations) {
   std::vector<NodeId> hoisted = hoistedStatements(g);
-  if (hoisted.empty()) return islSchedule(ctx, in, maxOperations);
+  if (hoisted.empty()) return clusteredSchedule(ctx, g, rel, clusters, in, maxOperations);
   std::string order = hoistedOrder(rel, hoisted);
   auto orderMap = islCheck(isl_union_map_read_from_str(ctx, order.c_str()), ctx, "reading the hoisted order");
   auto hoistedDomain = islCheck(isl_union_map_domain(isl_union_map_copy(orderMap.get())), ctx, "hoisted domain");
   IslInputs main = withoutHoisted(ctx, in, hoistedDomain.get());
   IslPtr<isl_schedule> first = bandSchedule(ctx, hoistedDomain.get(), order, "hoisted order");
   if (isl_union_set_is_empty(main.domain.get()) == isl_bool_true) return first;
-  IslPtr<isl_schedule> rest = islSchedule(ctx, main, maxOperations);
+  IslPtr<isl_schedule> rest = clusteredSchedule(ctx, g, rel, clusters, main, maxOperations);
   return islCheck(isl_schedule_sequence(first.release(), rest.release()), ctx, "sequencing hoisted statements");
 }
 
@@ -208,16 +241,32 @@ Candidate finish(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel, c
 struct Variant {
   std::optional<Candidate> candidate;
   std::string error;
+  bool clustered = false;  ///< scheduled with the statement clusters
 };
 
-Variant scheduleVariant(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel, TimeDirection newest,
-                        const ScheduleOptions& options, PhaseClock& clock) {
-  try {
-    const std::string way = newest == TimeDirection::Forward ? " (forwards)" : " (backwards)";
+/// Clustering is exact for the dependences between a cluster's statements
+/// (StatementClusters checks them) but not for a path that leaves a cluster
+/// and comes back at the same point through an instance no member needs (a
+/// member computed where its only reader takes another branch): isl then
+/// finds no schedule or the verification rejects it, and the variant is
+/// scheduled again without clusters.
+Variant scheduleVariant(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel,
+                        const StatementClusters& clusters, TimeDirection newest, const ScheduleOptions& options,
+                        PhaseClock& clock) {
+  const std::string way = newest == TimeDirection::Forward ? " (forwards)" : " (backwards)";
+  auto attempt = [&](const StatementClusters& c) {
     IslInputs in = readInputs(ctx, rel, newest);
-    IslPtr<isl_schedule> schedule = hoistedThenIsl(ctx, g, rel, in, options.maxIslOperations);
+    IslPtr<isl_schedule> schedule = hoistedThenIsl(ctx, g, rel, c, in, options.maxIslOperations);
     clock.lap("isl schedule" + way);
-    return {finish(ctx, g, rel, in, std::move(schedule), clock), ""};
+    return finish(ctx, g, rel, in, std::move(schedule), clock);
+  };
+  try {
+    return {attempt(clusters), "", !clusters.clusters.empty()};
+  } catch (const IslError& e) {
+    if (clusters.clusters.empty()) return {std::nullopt, e.what()};
+  }
+  try {
+    return {attempt(StatementClusters{}), "", false};
   } catch (const IslError& e) {
     return {std::nullopt, e.what()};
   }
@@ -230,10 +279,12 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
   ScheduleResult r;
   PhaseClock clock;
   r.relations = buildDependenceRelations(g, context);
-  IslInputs in = readInputs(ctx, r.relations, TimeDirection::Forward);
   clock.lap("dependences");
+  if (options.clusterStatements) r.clusters = clusterStatements(g, r.relations, context);
+  clock.lap("statement clusters");
 
   std::optional<Candidate> best;
+  bool clustered = false;
   if (options.algorithm == ScheduleOptions::Algorithm::Isl) {
     // The newest element of a slice depends on the direction time will run in,
     // which only the schedule decides: try both, keep the simpler loops.
@@ -246,11 +297,11 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
       backwards = std::async(std::launch::async, [&] {
         IslContext own;
         PhaseClock unused;
-        return scheduleVariant(own.get(), g, r.relations, TimeDirection::Backward, options, unused);
+        return scheduleVariant(own.get(), g, r.relations, r.clusters, TimeDirection::Backward, options, unused);
       });
     std::vector<std::pair<TimeDirection, Variant>> variants;
     variants.emplace_back(TimeDirection::Forward,
-                          scheduleVariant(ctx, g, r.relations, TimeDirection::Forward, options, clock));
+                          scheduleVariant(ctx, g, r.relations, r.clusters, TimeDirection::Forward, options, clock));
     if (both) {
       variants.emplace_back(TimeDirection::Backward, backwards.get());
       clock.lap("isl schedule (backwards, in parallel): the rest");
@@ -263,6 +314,7 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
       if (!best || controlStatements(v.candidate->loops) < controlStatements(best->loops)) {
         best = std::move(v.candidate);
         r.newestElement = newest;
+        clustered = v.clustered;
       }
     }
     if (best) r.fallbackReason.clear();
@@ -271,10 +323,18 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
   }
   if (!best) {
     r.usedFallback = true;
-    best = finish(ctx, g, r.relations, in,
-                  bandSchedule(ctx, in.domain.get(), buildFallbackSchedule(g, r.relations, context), "fallback schedule"),
-                  clock);
+    try {
+      IslInputs in = readInputs(ctx, r.relations, TimeDirection::Forward);
+      best = finish(ctx, g, r.relations, in,
+                    bandSchedule(ctx, in.domain.get(), buildFallbackSchedule(g, r.relations, context),
+                                 "fallback schedule"),
+                    clock);
+    } catch (const IslError& e) {
+      if (options.algorithm != ScheduleOptions::Algorithm::Isl) throw;
+      throw IslError(r.fallbackReason + "; " + e.what());
+    }
   }
+  if (!clustered) r.clusters = {};
   r.scheduleMap = best->map;
   r.scheduleTree = best->tree;
   r.program.body = std::move(best->loops);

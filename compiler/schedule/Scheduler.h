@@ -19,6 +19,11 @@
 // dependence-respecting order, and isl schedules the rest after them (a
 // sequence node in the schedule tree). Sources over a domain (`load` of x
 // over (b, t)) are ordinary statements that isl places near their readers.
+// isl is given each chain of same-point statements as one statement
+// (StatementClusters; `clusterStatements` in the options) and expands the
+// chains back into the schedule: far fewer statements for its scheduler,
+// the same instances for everything after it. A variant that fails with
+// clusters is scheduled again without them.
 //
 // If isl's scheduler fails, runs out of its operation budget, or returns a
 // schedule that the exact check (ScheduleCheck) rejects, the FallbackSchedule
@@ -31,6 +36,7 @@
 #include "schedule/DependenceRelations.h"
 #include "schedule/IslError.h"
 #include "schedule/LoopAst.h"
+#include "schedule/StatementClusters.h"
 #include "symbolic/PointSet.h"
 
 #include <string>
@@ -45,6 +51,8 @@ struct ScheduleOptions {
   Algorithm algorithm = Algorithm::Isl;
   /// isl's operation budget for computing the schedule (0: unlimited).
   unsigned long maxIslOperations = 20'000'000;
+  /// Give isl each chain of same-point statements as one (StatementClusters).
+  bool clusterStatements = true;
 };
 
 struct ScheduleResult {
@@ -56,6 +64,7 @@ struct ScheduleResult {
   bool usedFallback = false;
   std::string fallbackReason;  ///< why isl's schedule was not used ("" if it was)
   PhaseSeconds phases;         ///< seconds per phase: dependences, isl per variant, verification, loops
+  StatementClusters clusters;  ///< the statements isl scheduled as one (empty when not clustered)
 };
 
 /// Schedules `g`; throws IslError or std::invalid_argument when the graph

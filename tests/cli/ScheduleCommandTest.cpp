@@ -43,7 +43,11 @@ TEST(ScheduleCommand, JsonHasRelationsScheduleAndLoops) {
   ASSERT_TRUE(j["loops"].is_array());
   std::map<std::string, int> kinds;
   for (const auto& s : j["loops"]) kinds[s["kind"].get<std::string>()]++;
-  EXPECT_EQ(kinds["for"], 1);  // over b
+  EXPECT_EQ(kinds["for"], 2);  // x's loads, then the loop over b
+  ASSERT_TRUE(j["clusters"].is_array());
+  ASSERT_FALSE(j["clusters"].empty());  // the step's chain is one isl statement with h, its root
+  EXPECT_EQ(j["clusters"][0]["root"], 4);
+  EXPECT_EQ(j["clusters"][0]["members"].back(), 4);
   EXPECT_GT(kinds["alloc"], 0);
   EXPECT_GT(kinds["free"], 0);
   EXPECT_EQ(j["loops"][0]["kind"], "alloc");
