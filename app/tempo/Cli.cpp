@@ -19,7 +19,7 @@ const char* const kFooter =
     "Exit codes:\n"
     "  0  success\n"
     "  1  the program has errors (diagnostics printed)\n"
-    "  2  usage error (bad arguments, --set or --engine)\n"
+    "  2  usage error (bad arguments, --set or --engine, a --memory-budget no schedule can meet)\n"
     "  3  runtime failure (evaluation or I/O)";
 
 /// Prints help/version (exit 0) or a parse error (exit 2).

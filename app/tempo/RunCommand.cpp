@@ -131,7 +131,8 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
   cmd->add_option("--engine", options.engine, "Execution engine: compiled (passes + isl schedule + executor) or reference (the point-by-point oracle)")
       ->capture_default_str();
   cmd->add_option("--memory-budget", options.memoryBudget,
-                  "Compiled engine: keep live tensor bytes under BYTES (k/M/G suffixes) by swapping stores to host memory")
+                  "Compiled engine: keep live tensor bytes under BYTES (k/M/G suffixes) by swapping stores to host memory "
+                  "or computing them again; refused (exit 2) below what any schedule needs")
       ->type_name("BYTES");
   cmd->add_option("--matmul", options.matmul,
                   "Compiled engine: accumulate f32 matmuls in f32 (sgemm, fast) or f64 (the reference's numerics)")
@@ -211,6 +212,9 @@ int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
                                                    : evaluateAll(graph, *bounds, out);
     if (!options.saveParamsDir.empty()) saveParams(results, graph.trainedParams, options.saveParamsDir, out);
     if (!options.outDir.empty()) writeOutputs(results, options.outDir, out);
+  } catch (const MemoryBudgetError& e) {
+    err << "tempo run: --memory-budget " << options.memoryBudget << ": " << e.what() << "\n";
+    return kExitUsage;
   } catch (const EvalError& e) {
     err << "tempo run: evaluation failed: " << e.what() << "\n";
     return kExitRuntime;

@@ -139,14 +139,20 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
       return kExitUsage;
     }
     swaps = placeSwaps(g, r.program, *bounds, *budget);
+    if (!swaps->feasible()) {
+      err << "tempo schedule: --memory-budget " << options.memoryBudget << ": " << swaps->infeasibility() << "\n";
+      return kExitUsage;
+    }
     r.program = swaps->program;
   }
   std::string text;
   if (options.format == "json") {
     nlohmann::json j = scheduleToJson(g, r);
     if (swaps)
-      j["memoryBudget"] = {{"budget", swaps->budget}, {"met", swaps->met()}, {"predictedPeak", swaps->predictedPeak},
-                           {"swaps", swaps->swaps}, {"unmet", swaps->unmet}};
+      j["memoryBudget"] = {{"budget", swaps->budget},       {"floor", swaps->floor},
+                           {"met", swaps->met()},           {"predictedPeak", swaps->predictedPeak},
+                           {"swaps", swaps->swaps},         {"recomputes", swaps->recomputes},
+                           {"unmet", swaps->unmet}};
     text = j.dump(2) + "\n";
   } else {
     text = printLoopProgram(g, r.program);

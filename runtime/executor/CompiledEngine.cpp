@@ -46,6 +46,7 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
     loops = program.loops;
     if (options.memoryBudget) {
       r.swapPlan = placeSwaps(program.graph, loops, values, *options.memoryBudget);
+      if (!r.swapPlan->feasible()) throw MemoryBudgetError(r.swapPlan->infeasibility());
       loops = r.swapPlan->program;
     }
     r.predictedBytes = predictMemory(loops, values, sharedBuffers(program.graph, values), &r.predictedTimeline).peakBytes;

@@ -1,5 +1,6 @@
 #include "executor/SwapPlacement.h"
 
+#include "executor/BudgetFloor.h"
 #include "executor/BufferSharing.h"
 
 #include "executor/MemoryPrediction.h"
@@ -52,7 +53,12 @@ struct Eviction {
 
 }  // namespace
 
+std::string SwapPlan::infeasibility() const {
+  return "no schedule fits in " + std::to_string(budget) + " B: " + floorReason;
+}
+
 std::string SwapPlan::report() const {
+  if (!feasible()) return "memory budget " + std::to_string(budget) + " B: infeasible, " + infeasibility() + "\n";
   std::string out = "memory budget " + std::to_string(budget) + " B: " + (met() ? "met" : "NOT met") +
                     ", predicted peak " + std::to_string(predictedPeak) + " B, " + std::to_string(swaps.size()) +
                     (swaps.size() == 1 ? " swap, " : " swaps, ") + std::to_string(recomputes.size()) +
@@ -95,6 +101,20 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
 
   SwapPlan plan;
   plan.budget = budget;
+  std::map<NodeId, int64_t> outputBytes;  // an output holding another output's buffers counts once
+  for (NodeId o : outputs)
+    if (std::none_of(shared.begin(), shared.end(), [&](const SharedBuffer& s) {
+          return s.holder == o && outputs.count(s.producer) && s.producer != o;
+        }))
+      outputBytes[o] = before.allocated[o];
+  BudgetFloor floor = budgetFloor(g, bounds, outputBytes);
+  plan.floor = floor.bytes;
+  plan.floorReason = floor.why;
+  if (!plan.feasible()) {
+    plan.program = placed;
+    plan.predictedPeak = before.peakBytes;
+    return plan;
+  }
   std::vector<int64_t> saved(top.size(), 0);
   std::vector<Eviction> evictions;
   // `v` can be computed again right before statement `next`: executed once, by

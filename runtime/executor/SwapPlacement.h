@@ -17,13 +17,16 @@
 // circular stores are small by construction). When a statement cannot fit —
 // the stores it uses and the ones it allocates inside exceed the budget — the
 // plan says which stores and why. Decisions are made at concrete bounds, since
-// the budget is a number of bytes.
+// the budget is a number of bytes. A budget below the floor of every schedule
+// (BudgetFloor: one instance's working set, or the outputs at the end) is not
+// feasible: the plan says so, and the compiled engine refuses to run under it.
 #pragma once
 
 #include "graph/Graph.h"
 #include "schedule/LoopAst.h"
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,13 +35,25 @@ namespace tempo {
 struct SwapPlan {
   LoopProgram program;            ///< the input with SwapOut / SwapIn statements added
   int64_t budget = 0;
+  int64_t floor = 0;              ///< the fewest bytes any schedule needs (BudgetFloor)
+  std::string floorReason;        ///< what needs them
   int64_t predictedPeak = 0;      ///< predicted peak live bytes with the swaps
   std::vector<std::string> swaps; ///< one line per swapped gap: `%3 h: out after ..., in before ...`
   std::vector<std::string> recomputes; ///< one line per gap freed and recomputed, with the costs
   std::vector<std::string> unmet; ///< one line per top-level statement still over the budget, with why
-  bool met() const { return unmet.empty(); }
+  /// False when no schedule can meet the budget (below the floor).
+  bool feasible() const { return budget >= floor; }
+  bool met() const { return feasible() && unmet.empty(); }
   /// `memory budget 1000 B: met, predicted peak 800 B, 2 swaps, 1 recompute` and the lines above, indented.
   std::string report() const;
+  /// `no schedule fits in 8 B: %2 mul at (b=0, t=0) needs 12 B at once: ...` (when not feasible).
+  std::string infeasibility() const;
+};
+
+/// A budget below what any schedule needs (SwapPlan::feasible): the run does not start.
+class MemoryBudgetError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
 };
 
 SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& bounds, int64_t budget);

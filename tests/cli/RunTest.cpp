@@ -140,14 +140,25 @@ TEST(CliRun, MemoryBudgetSwapsAndSaysWhenItCannotBeMet) {
   CliResult fits = tempo({"run", example("returns.tpo"), "--memory-budget", "1G"});
   ASSERT_EQ(fits.code, 0) << fits.err;
   EXPECT_NE(fits.out.find("memory budget 1073741824 B: met"), std::string::npos) << fits.out;
-  CliResult tiny = tempo({"run", example("returns.tpo"), "--memory-budget", "8"});
-  ASSERT_EQ(tiny.code, 0) << tiny.err;
-  EXPECT_NE(tiny.out.find("NOT met"), std::string::npos) << tiny.out;
-  EXPECT_NE(tiny.out.find("over budget: statement "), std::string::npos) << tiny.out;
-  EXPECT_NE(tiny.err.find("cannot be met"), std::string::npos) << tiny.err;
+  // Above what any schedule needs (the two outputs, 240 B) but not met by ours: a warning.
+  CliResult tight = tempo({"run", example("returns.tpo"), "--memory-budget", "300"});
+  ASSERT_EQ(tight.code, 0) << tight.err;
+  EXPECT_NE(tight.out.find("NOT met"), std::string::npos) << tight.out;
+  EXPECT_NE(tight.out.find("over budget: statement "), std::string::npos) << tight.out;
+  EXPECT_NE(tight.err.find("cannot be met"), std::string::npos) << tight.err;
   // Same outputs as without a budget.
   CliResult plain = tempo({"run", example("returns.tpo")});
-  EXPECT_EQ(tiny.out.substr(0, tiny.out.find("memory budget")), plain.out.substr(0, plain.out.find("engine compiled")));
+  EXPECT_EQ(tight.out.substr(0, tight.out.find("memory budget")), plain.out.substr(0, plain.out.find("engine compiled")));
+  // Below it: an error naming what cannot shrink, and no run.
+  CliResult tiny = tempo({"run", example("returns.tpo"), "--memory-budget", "8"});
+  EXPECT_EQ(tiny.code, 2);
+  EXPECT_EQ(tiny.out, "");
+  EXPECT_NE(tiny.err.find("--memory-budget 8: no schedule fits in 8 B: the outputs need 240 B at the end: g ("),
+            std::string::npos)
+      << tiny.err;
+  CliResult schedule = tempo({"schedule", example("returns.tpo"), "--memory-budget", "8"});
+  EXPECT_EQ(schedule.code, 2);
+  EXPECT_NE(schedule.err.find("no schedule fits in 8 B"), std::string::npos) << schedule.err;
 }
 
 TEST(CliRun, BadMemoryBudgetIsUsageError) {

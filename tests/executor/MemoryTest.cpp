@@ -18,6 +18,8 @@
 #include "schedule/Scheduler.h"
 #include "support/GoldenFiles.h"
 
+#include <iostream>
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -467,13 +469,46 @@ TEST(Memory, ABudgetSwapsOutAStoreNotReadSoonAndKeepsThePeakUnderIt) {
 
 TEST(Memory, ABudgetThatCannotBeMetSaysWhichStoresAndWhy) {
   CompiledProgram p = compileSwapProgram(kSwapProgram);
-  CompiledRunResult r = runCompiled(p, defaults(p.graph), CompiledRunOptions{true, 1024});
+  SymbolEnv bounds = defaults(p.graph);
+  // At the floor (a masked block of x, 32 KB, and x's block store): feasible, but the loop
+  // uses every store live around it.
+  const int64_t floor = placeSwaps(p.graph, p.loops, p.graph.withDerivedBounds(bounds), 1).floor;
+  CompiledRunResult r = runCompiled(p, bounds, CompiledRunOptions{true, floor});
   ASSERT_TRUE(r.swapPlan);
+  EXPECT_TRUE(r.swapPlan->feasible());
   EXPECT_FALSE(r.swapPlan->met());
   std::string report = r.swapPlan->report();
   EXPECT_NE(report.find("NOT met"), std::string::npos) << report;
   EXPECT_NE(report.find("%1 x 16384 B"), std::string::npos) << report;  // used by the loop that is over budget
   EXPECT_NE(report.find("are used by it"), std::string::npos) << report;
+}
+
+TEST(Memory, ABudgetBelowWhatAnyScheduleNeedsIsRefusedNamingTheStores) {
+  CompiledProgram p = compileSwapProgram(kSwapProgram);
+  SymbolEnv bounds = defaults(p.graph);
+  SwapPlan plan = placeSwaps(p.graph, p.loops, p.graph.withDerivedBounds(bounds), 1024);
+  EXPECT_FALSE(plan.feasible());
+  EXPECT_FALSE(plan.met());
+  // One step's masked block: 16 x 256 f32 written while x's block (the same size) is read.
+  EXPECT_EQ(plan.floor, 2 * 16384 + 16 + 4);
+  EXPECT_NE(plan.infeasibility().find("no schedule fits in 1024 B: "), std::string::npos) << plan.infeasibility();
+  EXPECT_NE(plan.infeasibility().find("needs 32788 B at once: its result 16384 B, and its reads %1 x 16384 B"),
+            std::string::npos)
+      << plan.infeasibility();
+  EXPECT_NE(plan.report().find("infeasible"), std::string::npos) << plan.report();
+  try {
+    runCompiled(p, bounds, CompiledRunOptions{true, 1024});
+    ADD_FAILURE() << "ran under an infeasible budget";
+  } catch (const MemoryBudgetError& e) {
+    EXPECT_EQ(std::string(e.what()), plan.infeasibility());
+  }
+  // The outputs alone: every value of the recurrence y over t is returned.
+  CompiledProgram outputs = compileSwapProgram(
+      "dim t < T\nset T = 64\ninput x : f32[256] over (t) = normal(seed=3)\ny : f32[256] over (t)\n"
+      "y[0] = x[0]\ny[t] = 0.5 * y[t-1] + x[t]\nout y\n");
+  SwapPlan tight = placeSwaps(outputs.graph, outputs.loops, defaults(outputs.graph), 1000);
+  EXPECT_FALSE(tight.feasible());
+  EXPECT_NE(tight.floorReason.find("the outputs need 65536 B at the end: y ("), std::string::npos) << tight.floorReason;
 }
 
 // Under a budget (three quarters and half of the plain peak) every example and
@@ -491,7 +526,15 @@ TEST(Memory, OutputsAreIdenticalWithAndWithoutABudgetOnEveryExample) {
     if (path.filename() == "reinforce.tpo") bounds["I"] = 3, bounds["B"] = 4, bounds["T"] = 16;
     CompiledRunResult plain = runCompiled(p, bounds);
     for (int64_t budget : {plain.predictedBytes * 3 / 4, plain.predictedBytes / 2}) {
+      SwapPlan plan = placeSwaps(p.graph, p.loops, p.graph.withDerivedBounds(bounds), budget);
+      if (!plan.feasible()) {  // refused before the run
+        EXPECT_THROW(runCompiled(p, bounds, CompiledRunOptions{true, budget}), MemoryBudgetError);
+        std::cout << path.filename().string() << " budget " << budget << ": " << plan.infeasibility() << "\n";
+        continue;
+      }
       CompiledRunResult tight = runCompiled(p, bounds, CompiledRunOptions{true, budget});
+      std::cout << path.filename().string() << " budget " << budget << ": floor " << plan.floor << ", "
+                << (tight.swapPlan->met() ? "met" : "NOT met") << ", peak " << tight.stats.peakBytes << "\n";
       ASSERT_TRUE(tight.swapPlan);
       ASSERT_EQ(plain.outputs.size(), tight.outputs.size());
       for (size_t i = 0; i < plain.outputs.size(); ++i)

@@ -1,0 +1,98 @@
+// BudgetFloor: the largest working set at the domain corners, or the outputs together.
+#include "executor/BudgetFloor.h"
+
+#include "executor/BufferSharing.h"
+#include "graph/MergeBranches.h"
+
+#include <algorithm>
+
+namespace tempo {
+
+namespace {
+
+std::string label(const Graph& g, NodeId id) {
+  const Node& n = g.node(id);
+  return "%" + std::to_string(id) + " " + (n.name.empty() ? std::string(opName(n.op)) : n.name);
+}
+
+int64_t bytesOf(const TensorType& t, const SymbolEnv& env) {
+  int64_t n = static_cast<int64_t>(dtypeSize(t.dtype));
+  for (int64_t s : t.evaluateShape(env)) n *= std::max<int64_t>(s, 0);
+  return n;
+}
+
+/// The corners of `n`'s domain where its dimension guards hold, as environments over `bounds`.
+std::vector<SymbolEnv> corners(const Graph& g, const Node& n, const SymbolEnv& bounds) {
+  std::vector<SymbolEnv> out{bounds};
+  for (const std::string& d : n.domain) {
+    std::vector<SymbolEnv> next;
+    const int64_t last = bounds.at(g.boundOf(d)) - 1;
+    for (const SymbolEnv& env : out)
+      for (int64_t v : {int64_t{0}, last}) {
+        SymbolEnv e = env;
+        e[d] = v;
+        next.push_back(std::move(e));
+        if (last == 0) break;
+      }
+    out = std::move(next);
+  }
+  std::vector<SymbolEnv> guarded;
+  for (const SymbolEnv& env : out) {
+    bool holds = true;
+    for (const std::string& d : n.domain)
+      if (auto guard = g.dimGuards.find(d); guard != g.dimGuards.end()) {
+        try {
+          holds = holds && guard->second.holds(env);
+        } catch (const std::out_of_range&) {  // the guard names a dimension this node lacks
+        }
+      }
+    if (holds) guarded.push_back(env);
+  }
+  return guarded;
+}
+
+std::string pointText(const Node& n, const SymbolEnv& env) {
+  std::string out;
+  for (const std::string& d : n.domain) out += (out.empty() ? "" : ", ") + d + "=" + std::to_string(env.at(d));
+  return out.empty() ? "" : " at (" + out + ")";
+}
+
+}  // namespace
+
+BudgetFloor budgetFloor(const Graph& g, const SymbolEnv& bounds, const std::map<NodeId, int64_t>& outputBytes) {
+  BudgetFloor floor;
+  int64_t outputs = 0;
+  std::string outputList;
+  for (const auto& [node, bytes] : outputBytes) {
+    outputs += bytes;
+    std::string name;
+    for (const GraphOutput& o : g.outputs)
+      if (o.node == node) name += (name.empty() ? "" : "/") + o.name;
+    outputList += (outputList.empty() ? "" : ", ") + name + " (" + label(g, node) + ") " + std::to_string(bytes) + " B";
+  }
+  if (outputs > 0) floor = {outputs, "the outputs need " + std::to_string(outputs) + " B at the end: " + outputList};
+  for (const auto& [id, n] : g.nodes()) {
+    for (const SymbolEnv& env : corners(g, n, bounds)) {
+      std::map<NodeId, int64_t> reads;
+      for (const Edge* e : g.inputs(id)) {
+        if (!effectiveCondition(g, *e).holds(env)) continue;
+        int64_t& r = reads[e->producer];
+        r = std::max(r, bytesOf(g.readType(*e), env));
+      }
+      const int64_t result = sharesInputBuffer(n.op) && !reads.empty() ? 0 : bytesOf(n.type, env);
+      int64_t total = result;
+      std::string list;
+      for (const auto& [p, bytes] : reads) {
+        total += bytes;
+        list += (list.empty() ? "" : ", ") + label(g, p) + " " + std::to_string(bytes) + " B";
+      }
+      if (total <= floor.bytes) continue;
+      floor.bytes = total;
+      floor.why = label(g, id) + pointText(n, env) + " needs " + std::to_string(total) + " B at once: its result " +
+                  std::to_string(result) + " B" + (list.empty() ? "" : ", and its reads " + list);
+    }
+  }
+  return floor;
+}
+
+}  // namespace tempo
