@@ -235,8 +235,12 @@ struct Builder {
     }
     std::string head = tuple(statementName(producer.id), producer.domain.size(), "p") + " -> " +
                        tuple(statementName(consumer.id), consumer.domain.size(), "c");
-    rel.dependences.push_back({e.id, e.producer, e.consumer, normalisedMap(piece(head, exact)),
-                               normalisedMap(piece(head, last)), normalisedMap(piece(head, first))});
+    // A read of points only has one element per point: its newest is itself.
+    std::string validity = normalisedMap(piece(head, exact));
+    const bool points = std::none_of(e.index.begin(), e.index.end(), [](const IndexAtom& a) { return a.isSlice(); });
+    rel.dependences.push_back({e.id, e.producer, e.consumer, validity,
+                               points ? validity : normalisedMap(piece(head, last)),
+                               points ? validity : normalisedMap(piece(head, first))});
   }
 };
 
