@@ -23,6 +23,7 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, Pa
   IslContext isl;
   ScheduleResult schedule = computeSchedule(p.graph, isl);
   clock.add(schedule.phases);
+  p.clusters = schedule.clusters;
   p.stores = chooseStores(p.graph, schedule.program);
   clock.lap("storage plan");
   p.loops = placeMemory(p.graph, schedule.program, p.stores);

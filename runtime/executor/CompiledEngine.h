@@ -15,6 +15,7 @@
 #include "pass/PhaseClock.h"
 #include "pass/Pipeline.h"
 #include "schedule/LoopAst.h"
+#include "schedule/StatementClusters.h"
 
 #include <atomic>
 #include <map>
@@ -31,6 +32,7 @@ struct CompiledProgram {
   StoragePlan stores;                 ///< the store kind of each node (predicted bytes filled per run)
   std::vector<PassSnapshot> passes;   ///< one per pass that ran
   PhaseSeconds compilePhases;         ///< seconds per compile phase, in order (passes, scheduling, storage)
+  StatementClusters clusters;         ///< the same-point chains isl scheduled as one statement each
 };
 
 struct CompiledRunOptions {

@@ -14,6 +14,7 @@
 #include "schedule/ScheduleView.h"
 
 #include <QDir>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTextBlock>
@@ -57,6 +58,14 @@ private Q_SLOTS:
     for (int i = 0; i < lines.size(); ++i)
       if (lines[i].trimmed().startsWith("exec")) anyNote = anyNote || view.noteAt(i).contains(" B");
     QVERIFY(anyNote);
+    // The status says how many chains isl scheduled as one statement each.
+    auto* status = view.findChild<QLabel*>("scheduleStatus");
+    QVERIFY(status);
+    QVERIFY2(status->text().contains(QStringLiteral("%1 chains of %2 nodes read at one point")
+                                         .arg(expected.clusters.clusters.size())
+                                         .arg(expected.clusters.clusteredStatements())),
+             qPrintable(status->text()));
+    QVERIFY(!expected.clusters.clusters.empty());
   }
 
   void clickingAnExecLineEmitsItsSourceRange() {

@@ -145,11 +145,14 @@ void ScheduleView::install(const Result& r) {
   }
   code_->setNotes(notes, tips);
   int execs = static_cast<int>(std::count_if(lines.begin(), lines.end(), [](const QString& l) { return nodeOfLine(l) >= 0; }));
-  status_->setText(tr("%1 statements after %2 passes, %3 lines. Stores and bytes at %4 (the storage planner). "
-                      "Click a line to find its source.")
+  const StatementClusters& clusters = compiled_->clusters;
+  status_->setText(tr("%1 statements after %2 passes, %3 lines; %4 chains of %5 nodes read at one point were one isl "
+                      "statement each. Stores and bytes at %6 (the storage planner). Click a line to find its source.")
                        .arg(execs)
                        .arg(compiled_->passes.size())
                        .arg(lines.size() - (lines.endsWith(QString()) ? 1 : 0))
+                       .arg(clusters.clusters.size())
+                       .arg(clusters.clusteredStatements())
                        .arg(r.boundsText.isEmpty() ? tr("no default bounds") : r.boundsText));
   iteration_->setSchedule(compiled_);
   Q_EMIT scheduleReady();
