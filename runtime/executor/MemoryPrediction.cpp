@@ -16,8 +16,9 @@ bool holdsMemoryStatement(const LoopBody& body) {
 
 class Walker {
 public:
-  Walker(const SymbolEnv& bounds, const std::vector<SharedBuffer>& shared, MemoryTimeline* timeline)
-      : env_(bounds), shared_(shared), overlap_(shared.size(), 0), timeline_(timeline) {
+  Walker(const SymbolEnv& bounds, const std::vector<SharedBuffer>& shared, MemoryTimeline* timeline,
+         const LoopBody* focus)
+      : env_(bounds), shared_(shared), overlap_(shared.size(), 0), timeline_(timeline), focus_(focus) {
     for (size_t i = 0; i < shared.size(); ++i) {
       touching_[shared[i].holder].push_back(i);
       if (shared[i].producer != shared[i].holder) touching_[shared[i].producer].push_back(i);
@@ -40,10 +41,11 @@ private:
   std::vector<int64_t> overlap_;                 ///< per shared read: the bytes both stores hold, counted once
   std::map<int, std::vector<size_t>> touching_;  ///< node -> the shared reads it is in
   MemoryTimeline* timeline_;
+  const LoopBody* focus_;
   MemoryPrediction out_;
   std::map<int, int64_t> held_, swapped_;
   std::map<const ForStmt*, bool> hasMemory_;  ///< whether a loop's body holds a memory statement
-  int64_t live_ = 0, swappedTotal_ = 0, statementPeak_ = 0;
+  int64_t live_ = 0, swappedTotal_ = 0, statementPeak_ = 0, elementPeak_ = 0;
 
   /// The bytes counted twice through a shared read: of the holder's share of
   /// points that read the producer, the repeats of one producer value, and of
@@ -66,6 +68,7 @@ private:
     if (edges != touching_.end())
       for (size_t i : edges->second) overlap_[i] = overlap(shared_[i]), live_ -= overlap_[i];
     statementPeak_ = std::max(statementPeak_, live_);
+    elementPeak_ = std::max(elementPeak_, live_);
     out_.peakBytes = std::max(out_.peakBytes, live_);
   }
 
@@ -79,7 +82,17 @@ private:
   }
 
   void walk(const LoopBody& body) {
-    for (const LoopStmt& s : body) walk(s);
+    if (&body != focus_) {
+      for (const LoopStmt& s : body) walk(s);
+      return;
+    }
+    std::vector<int64_t>& peaks = out_.focusPeakDuring;
+    peaks.resize(body.size(), 0);
+    for (size_t i = 0; i < body.size(); ++i) {
+      elementPeak_ = live_;
+      walk(body[i]);
+      peaks[i] = std::max({peaks[i], elementPeak_, live_});
+    }
   }
 
   void walk(const LoopStmt& s) {
@@ -127,8 +140,9 @@ private:
 }  // namespace
 
 MemoryPrediction predictMemory(const LoopProgram& program, const SymbolEnv& bounds,
-                               const std::vector<SharedBuffer>& shared, MemoryTimeline* timeline) {
-  return Walker(bounds, shared, timeline).run(program.body);
+                               const std::vector<SharedBuffer>& shared, MemoryTimeline* timeline,
+                               const LoopBody* focus) {
+  return Walker(bounds, shared, timeline, focus).run(program.body);
 }
 
 }  // namespace tempo

@@ -31,12 +31,17 @@ struct MemoryPrediction {
   std::vector<int64_t> liveBefore;  ///< per top-level statement: live bytes before it runs
   std::vector<int64_t> peakDuring;  ///< per top-level statement: most live bytes while it runs
   std::map<int, int64_t> allocated;  ///< per node: the bytes of its last Alloc
+  /// With a `focus` body: per element of it, the most live bytes while it runs, over every time it runs.
+  std::vector<int64_t> focusPeakDuring;
 };
 
 /// Walks `program` at `bounds` (bound values; loop variables are set by the
 /// walk). Throws std::out_of_range when a size names a symbol without a value.
 /// `shared`: the reads through which one store holds another's buffers (sharedBuffers(graph, bounds)).
+/// `focus`: a loop body of `program` whose elements' peaks are recorded too (focusPeakDuring; empty
+/// when the walk skips it, i.e. it holds no memory statement and its live bytes do not change).
 MemoryPrediction predictMemory(const LoopProgram& program, const SymbolEnv& bounds,
-                               const std::vector<SharedBuffer>& shared = {}, MemoryTimeline* timeline = nullptr);
+                               const std::vector<SharedBuffer>& shared = {}, MemoryTimeline* timeline = nullptr,
+                               const LoopBody* focus = nullptr);
 
 }  // namespace tempo

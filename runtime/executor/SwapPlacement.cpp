@@ -41,15 +41,44 @@ struct Candidate {
   std::vector<size_t> uses;    ///< top-level indices of the statements that write or read it
   StoreBytes bytes;
   int64_t value = 0;
+  std::set<NodeId> users;      ///< the node and its readers
 };
+
+/// The positions of `body`'s elements that run one of `users`.
+std::vector<size_t> usesIn(const std::vector<std::set<NodeId>>& executed, const std::set<NodeId>& users) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < executed.size(); ++i)
+    if (std::any_of(users.begin(), users.end(), [&](NodeId u) { return executed[i].count(u) > 0; })) out.push_back(i);
+  return out;
+}
+
+/// What each element of `body` executes.
+std::vector<std::set<NodeId>> executedBy(const LoopBody& body, std::map<NodeId, int>& execs) {
+  std::vector<std::set<NodeId>> out(body.size());
+  for (size_t i = 0; i < body.size(); ++i) executedNodes({body[i]}, out[i], execs);
+  return out;
+}
 
 /// A store out of memory between two uses: swapped out and in, or freed and recomputed.
 struct Eviction {
   NodeId node;
-  size_t outAfter, inBefore;
+  size_t outAfter, inBefore;  ///< positions in the body it is placed in
   StoreBytes bytes;
   bool recompute = false;
 };
+
+/// `body` with the swaps of `evictions` (positions in it) placed.
+LoopBody withSwaps(const LoopBody& body, const std::vector<Eviction>& evictions) {
+  LoopBody out;
+  for (size_t i = 0; i < body.size(); ++i) {
+    for (const Eviction& e : evictions)
+      if (e.inBefore == i) out.push_back({SwapInStmt{e.node, e.bytes}});
+    out.push_back(body[i]);
+    for (const Eviction& e : evictions)
+      if (e.outAfter == i) out.push_back({SwapOutStmt{e.node, e.bytes}});
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -76,27 +105,23 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
   std::set<NodeId> outputs;
   for (const GraphOutput& o : g.outputs) outputs.insert(o.node);
 
-  std::vector<std::set<NodeId>> executed(top.size());
   std::map<NodeId, int> execs;
+  std::vector<std::set<NodeId>> executed = executedBy(top, execs);
   std::map<NodeId, size_t> topExec;  ///< the top-level exec of a node executed once, there
-  for (size_t i = 0; i < top.size(); ++i) {
-    executedNodes({top[i]}, executed[i], execs);
+  for (size_t i = 0; i < top.size(); ++i)
     if (const auto* e = top[i].as<ExecStmt>()) topExec[e->node] = i;
-  }
   std::map<NodeId, Candidate> candidates;
   std::map<NodeId, size_t> outputAllocs;  ///< top-level index of each output's Alloc
   for (size_t i = 0; i < top.size(); ++i) {
     if (const auto* a = top[i].as<AllocStmt>(); a && outputs.count(a->node)) outputAllocs[a->node] = i;
     if (const auto* a = top[i].as<AllocStmt>(); a && !outputs.count(a->node))
-      candidates[a->node] = {a->node, i, top.size(), {}, a->bytes, before.allocated[a->node]};
+      candidates[a->node] = {a->node, i, top.size(), {}, a->bytes, before.allocated[a->node], {}};
     if (const auto* f = top[i].as<FreeStmt>(); f && candidates.count(f->node)) candidates[f->node].free = i;
   }
   for (auto& [id, c] : candidates) {
-    std::set<NodeId> users{id};
-    for (const Edge* e : g.users(id)) users.insert(e->consumer);
-    for (size_t i = 0; i < top.size(); ++i)
-      if (std::any_of(users.begin(), users.end(), [&](NodeId u) { return executed[i].count(u) > 0; }))
-        c.uses.push_back(i);
+    c.users = {id};
+    for (const Edge* e : g.users(id)) c.users.insert(e->consumer);
+    c.uses = usesIn(executed, c.users);
   }
 
   SwapPlan plan;
@@ -138,6 +163,62 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
     return true;
   };
   std::set<std::pair<NodeId, size_t>> swappedGaps;  ///< (node, previous use)
+  std::map<size_t, std::vector<Eviction>> inside;    ///< top-level loop -> swaps placed in its body
+  std::map<size_t, std::vector<Eviction>> afterLoop; ///< top-level loop -> stores swapped in after it
+  // Inside a top-level loop `p` still over the budget: the stores allocated
+  // around it and used by it, swapped out after a use and in before the next
+  // use of the same iteration (Belady again, per element of the body, at its
+  // worst iteration). Returns the loop's peak after them.
+  auto evictInside = [&](size_t p, const ForStmt& loop) {
+    const std::vector<int64_t> peak = predictMemory(placed, bounds, shared, nullptr, &loop.body).focusPeakDuring;
+    const int64_t around = before.peakDuring[p] - saved[p];
+    if (peak.size() != loop.body.size()) return around;
+    std::map<NodeId, int> unused;
+    const std::vector<std::set<NodeId>> runs = executedBy(loop.body, unused);
+    std::vector<int64_t> freed(peak.size(), 0);
+    std::set<std::pair<NodeId, size_t>> gaps;
+    for (size_t q = 0; q < peak.size(); ++q) {
+      if (isMemoryStatement(loop.body[q])) continue;
+      while (peak[q] - saved[p] - freed[q] > budget) {
+        const Candidate* best = nullptr;
+        size_t bestPrev = 0, bestNext = 0;
+        for (const auto& [id, c] : candidates) {
+          if (c.alloc > p || c.free < p || c.value == 0 || !std::binary_search(c.uses.begin(), c.uses.end(), p)) continue;
+          bool away = std::any_of(evictions.begin(), evictions.end(), [&, id = id](const Eviction& e) {
+            return e.node == id && e.outAfter < p && p < e.inBefore;
+          });
+          std::vector<size_t> uses = usesIn(runs, c.users);
+          if (away || uses.empty() || std::binary_search(uses.begin(), uses.end(), q)) continue;
+          // Before a later use of the same iteration, or (after its last use)
+          // before its first use in the next one: `next` counts past the end.
+          auto next = std::upper_bound(uses.begin(), uses.end(), q);
+          if (next == uses.begin()) continue;  // before its first use: the first iteration has it in memory
+          const size_t prev = *std::prev(next), at = next == uses.end() ? uses.front() + peak.size() : *next;
+          if (gaps.count({id, prev})) continue;
+          if (!best || at > bestNext || (at == bestNext && c.value > best->value))
+            best = &c, bestPrev = prev, bestNext = at;
+        }
+        if (!best) break;
+        gaps.insert({best->node, bestPrev});
+        const bool wraps = bestNext >= peak.size();
+        const size_t in = wraps ? bestNext - peak.size() : bestNext;
+        inside[p].push_back({best->node, bestPrev, in, best->bytes, false});
+        if (wraps) afterLoop[p].push_back({best->node, p, p + 1, best->bytes, false});
+        for (size_t r = bestPrev + 1; r < std::min(bestNext, peak.size()); ++r) freed[r] += best->value;
+        plan.swaps.push_back(label(g, best->node) + " (" + std::to_string(best->value) + " B): out after `" +
+                             headline(g, loop.body[bestPrev]) + "`, in before `" + headline(g, loop.body[in]) +
+                             (wraps ? "` of the next iteration" : "`") + ", every iteration of `" + headline(g, top[p]) +
+                             "` (statement " + std::to_string(p) + ")" + (wraps ? ", and in after it" : ""));
+      }
+    }
+    if (!inside.count(p)) return around;
+    // The loop's peak with its swaps, walked again (a store swapped after its
+    // last use is back only from its first use of the next iteration on,
+    // which the choice above did not count).
+    LoopProgram trial = placed;
+    trial.body[p].as<ForStmt>()->body = withSwaps(loop.body, inside[p]);
+    return predictMemory(trial, bounds, shared).peakDuring[p] - saved[p];
+  };
   for (size_t p = 0; p < top.size(); ++p) {
     if (isMemoryStatement(top[p])) continue;
     while (before.peakDuring[p] - saved[p] > budget) {
@@ -180,7 +261,10 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
         plan.swaps.push_back(gap + "out " + after + ", in before statement " + std::to_string(bestNext));
       }
     }
-    if (before.peakDuring[p] - saved[p] > budget) {
+    int64_t remaining = before.peakDuring[p] - saved[p];
+    if (remaining > budget)
+      if (const auto* loop = top[p].as<ForStmt>()) remaining = evictInside(p, *loop);
+    if (remaining > budget) {
       std::string used;
       for (const auto& [id, c] : candidates)
         if (c.alloc < p && c.free > p && std::binary_search(c.uses.begin(), c.uses.end(), p))
@@ -191,7 +275,7 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
                   " B (an output)";
       int64_t inside = before.peakDuring[p] - before.liveBefore[p];
       plan.unmet.push_back("statement " + std::to_string(p) + " `" + headline(g, top[p]) + "` peaks at " +
-                           std::to_string(before.peakDuring[p] - saved[p]) + " B: " + std::to_string(inside) +
+                           std::to_string(remaining) + " B: " + std::to_string(inside) +
                            " B are allocated inside it, and the stores live around it are used by it or are outputs (" +
                            (used.empty() ? "none" : used) + ")");
     }
@@ -205,7 +289,14 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
         plan.program.body.push_back({AllocStmt{s.node, s.bytes, true}});
         plan.program.body.push_back(top[topExec.at(s.node)]);
       }
-    plan.program.body.push_back(top[i]);
+    if (auto in = inside.find(i); in != inside.end()) {
+      ForStmt loop = *top[i].as<ForStmt>();
+      loop.body = withSwaps(loop.body, in->second);
+      plan.program.body.push_back({std::move(loop)});
+      for (const Eviction& e : afterLoop[i]) plan.program.body.push_back({SwapInStmt{e.node, e.bytes}});
+    } else {
+      plan.program.body.push_back(top[i]);
+    }
     for (const Eviction& s : evictions)
       if (s.outAfter == i)
         plan.program.body.push_back(s.recompute ? LoopStmt{FreeStmt{s.node, s.bytes}} : LoopStmt{SwapOutStmt{s.node, s.bytes}});

@@ -14,7 +14,13 @@
 // says its operations cost less than the bytes a swap moves; those inputs are
 // then used at that point, so later choices keep them. Outputs are never swapped (they are
 // read after the run), nor are stores that live inside loops (point and
-// circular stores are small by construction). When a statement cannot fit —
+// circular stores are small by construction). A top-level loop still over the
+// budget gets the same rule inside its body, per element at its worst
+// iteration, for the stores allocated around it that it uses: swapped out
+// after a use and in before the next use of the same iteration, or (after
+// the last use) before the first use of the next one and once more after the
+// loop; the loop's peak is then walked again with the swaps in place. Nested
+// loops are not entered yet, and nothing is recomputed inside a loop. When a statement cannot fit —
 // the stores it uses and the ones it allocates inside exceed the budget — the
 // plan says which stores and why. Decisions are made at concrete bounds, since
 // the budget is a number of bytes. A budget below the floor of every schedule
