@@ -177,18 +177,33 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
     const std::vector<std::set<NodeId>> runs = executedBy(loop.body, unused);
     std::vector<int64_t> freed(peak.size(), 0);
     std::set<std::pair<NodeId, size_t>> gaps;
+    // A store allocated around the loop, used by it, not swapped out across it.
+    auto usable = [&](const Candidate& c) {
+      if (c.alloc > p || c.free < p || c.value == 0 || !std::binary_search(c.uses.begin(), c.uses.end(), p)) return false;
+      return std::none_of(evictions.begin(), evictions.end(),
+                          [&](const Eviction& e) { return e.node == c.node && e.outAfter < p && p < e.inBefore; });
+    };
+    // Out after body position `prev`, in before `next` (past the end: the next iteration's `next - size`).
+    auto record = [&](const Candidate& c, size_t prev, size_t next) {
+      gaps.insert({c.node, prev});
+      const bool wraps = next >= peak.size();
+      const size_t in = wraps ? next - peak.size() : next;
+      inside[p].push_back({c.node, prev, in, c.bytes, false});
+      if (wraps) afterLoop[p].push_back({c.node, p, p + 1, c.bytes, false});
+      plan.swaps.push_back(label(g, c.node) + " (" + std::to_string(c.value) + " B): out after `" +
+                           headline(g, loop.body[prev]) + "`, in before `" + headline(g, loop.body[in]) +
+                           (wraps ? "` of the next iteration" : "`") + ", every iteration of `" + headline(g, top[p]) +
+                           "` (statement " + std::to_string(p) + ")" + (wraps ? ", and in after it" : ""));
+    };
     for (size_t q = 0; q < peak.size(); ++q) {
       if (isMemoryStatement(loop.body[q])) continue;
       while (peak[q] - saved[p] - freed[q] > budget) {
         const Candidate* best = nullptr;
         size_t bestPrev = 0, bestNext = 0;
         for (const auto& [id, c] : candidates) {
-          if (c.alloc > p || c.free < p || c.value == 0 || !std::binary_search(c.uses.begin(), c.uses.end(), p)) continue;
-          bool away = std::any_of(evictions.begin(), evictions.end(), [&, id = id](const Eviction& e) {
-            return e.node == id && e.outAfter < p && p < e.inBefore;
-          });
+          if (!usable(c)) continue;
           std::vector<size_t> uses = usesIn(runs, c.users);
-          if (away || uses.empty() || std::binary_search(uses.begin(), uses.end(), q)) continue;
+          if (uses.empty() || std::binary_search(uses.begin(), uses.end(), q)) continue;
           // Before a later use of the same iteration, or (after its last use)
           // before its first use in the next one: `next` counts past the end.
           auto next = std::upper_bound(uses.begin(), uses.end(), q);
@@ -199,25 +214,37 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
             best = &c, bestPrev = prev, bestNext = at;
         }
         if (!best) break;
-        gaps.insert({best->node, bestPrev});
-        const bool wraps = bestNext >= peak.size();
-        const size_t in = wraps ? bestNext - peak.size() : bestNext;
-        inside[p].push_back({best->node, bestPrev, in, best->bytes, false});
-        if (wraps) afterLoop[p].push_back({best->node, p, p + 1, best->bytes, false});
+        record(*best, bestPrev, bestNext);
         for (size_t r = bestPrev + 1; r < std::min(bestNext, peak.size()); ++r) freed[r] += best->value;
-        plan.swaps.push_back(label(g, best->node) + " (" + std::to_string(best->value) + " B): out after `" +
-                             headline(g, loop.body[bestPrev]) + "`, in before `" + headline(g, loop.body[in]) +
-                             (wraps ? "` of the next iteration" : "`") + ", every iteration of `" + headline(g, top[p]) +
-                             "` (statement " + std::to_string(p) + ")" + (wraps ? ", and in after it" : ""));
       }
     }
-    if (!inside.count(p)) return around;
-    // The loop's peak with its swaps, walked again (a store swapped after its
-    // last use is back only from its first use of the next iteration on,
-    // which the choice above did not count).
-    LoopProgram trial = placed;
-    trial.body[p].as<ForStmt>()->body = withSwaps(loop.body, inside[p]);
-    return predictMemory(trial, bounds, shared).peakDuring[p] - saved[p];
+    // The loop's peak with its swaps, walked again. The choice above counts a
+    // store swapped after its last use as away from there to the end of the
+    // body only; from the second iteration on it is away before its first use
+    // too. So the stores left are tried that way one by one, largest first,
+    // each kept if the walked peak comes down.
+    auto walked = [&] {
+      LoopProgram trial = placed;
+      trial.body[p].as<ForStmt>()->body = withSwaps(loop.body, inside[p]);
+      return predictMemory(trial, bounds, shared).peakDuring[p] - saved[p];
+    };
+    int64_t result = inside.count(p) ? walked() : around;
+    std::vector<const Candidate*> rest;
+    for (const auto& [id, c] : candidates)
+      if (usable(c)) rest.push_back(&c);
+    std::stable_sort(rest.begin(), rest.end(), [](const Candidate* a, const Candidate* b) { return a->value > b->value; });
+    for (const Candidate* c : rest) {
+      if (result <= budget) break;
+      std::vector<size_t> uses = usesIn(runs, c->users);
+      if (uses.empty() || gaps.count({c->node, uses.back()})) continue;
+      inside[p].push_back({c->node, uses.back(), uses.front(), c->bytes, false});
+      const int64_t trial = walked();
+      inside[p].pop_back();
+      if (trial >= result) continue;
+      record(*c, uses.back(), uses.front() + peak.size());
+      result = trial;
+    }
+    return result;
   };
   for (size_t p = 0; p < top.size(); ++p) {
     if (isMemoryStatement(top[p])) continue;
