@@ -87,6 +87,8 @@ struct LoopProgram {
 ///     exec %4 h[b, t]
 ///   alloc %4 h  (32*B*T bytes)
 std::string printLoopProgram(const Graph& g, const LoopProgram& p);
+/// How the printed loops name a node: `%4 h`, or `%4 add` for an intermediate.
+std::string statementLabel(const Graph& g, NodeId id);
 
 /// `e - d` when `e` is the dimension (or loop variable) `d` plus a constant or
 /// an expression of bounds (`t - W + 1`: 1 - W); nullopt otherwise.

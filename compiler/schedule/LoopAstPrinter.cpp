@@ -11,13 +11,14 @@
 
 namespace tempo {
 
-namespace {
-
-std::string label(const Graph& g, NodeId id) {
+std::string statementLabel(const Graph& g, NodeId id) {
   if (!g.hasNode(id)) return "%" + std::to_string(id) + " ?";
   const Node& n = g.node(id);
   return "%" + std::to_string(id) + " " + (n.name.empty() ? std::string(opName(n.op)) : n.name);
 }
+
+namespace {
+
 
 class Printer {
 public:
@@ -34,7 +35,7 @@ private:
   void line(int depth, const std::string& text) { out_ << std::string(2 * depth, ' ') << text << "\n"; }
 
   void memory(int depth, const char* verb, NodeId node, const StoreBytes& bytes) {
-    line(depth, std::string(verb) + " " + label(g_, node) + "  (" + bytes.str() + " bytes)");
+    line(depth, std::string(verb) + " " + statementLabel(g_, node) + "  (" + bytes.str() + " bytes)");
   }
 
   void emit(const LoopBody& body, int depth) {
@@ -54,7 +55,7 @@ private:
         emit(i->elseBody, depth + 1);
       }
     } else if (const auto* e = s.as<ExecStmt>()) {
-      line(depth, "exec " + label(g_, e->node) + point(*e));
+      line(depth, "exec " + statementLabel(g_, e->node) + point(*e));
     } else if (const auto* a = s.as<AllocStmt>()) {
       memory(depth, a->recompute ? "recompute" : "alloc", a->node, a->bytes);
     } else if (const auto* fr = s.as<FreeStmt>()) {

@@ -3,17 +3,13 @@
 
 #include "executor/BufferSharing.h"
 #include "graph/MergeBranches.h"
+#include "schedule/LoopAst.h"
 
 #include <algorithm>
 
 namespace tempo {
 
 namespace {
-
-std::string label(const Graph& g, NodeId id) {
-  const Node& n = g.node(id);
-  return "%" + std::to_string(id) + " " + (n.name.empty() ? std::string(opName(n.op)) : n.name);
-}
 
 int64_t bytesOf(const TensorType& t, const SymbolEnv& env) {
   int64_t n = static_cast<int64_t>(dtypeSize(t.dtype));
@@ -68,13 +64,14 @@ BudgetFloor budgetFloor(const Graph& g, const SymbolEnv& bounds, const std::map<
     std::string name;
     for (const GraphOutput& o : g.outputs)
       if (o.node == node) name += (name.empty() ? "" : "/") + o.name;
-    outputList += (outputList.empty() ? "" : ", ") + name + " (" + label(g, node) + ") " + std::to_string(bytes) + " B";
+    outputList += (outputList.empty() ? "" : ", ") + name + " (" + statementLabel(g, node) + ") " + std::to_string(bytes) + " B";
   }
   if (outputs > 0) floor = {outputs, "the outputs need " + std::to_string(outputs) + " B at the end: " + outputList};
   for (const auto& [id, n] : g.nodes()) {
+    const std::vector<const Edge*> inputs = g.inputs(id);
     for (const SymbolEnv& env : corners(g, n, bounds)) {
       std::map<NodeId, int64_t> reads;
-      for (const Edge* e : g.inputs(id)) {
+      for (const Edge* e : inputs) {
         if (!effectiveCondition(g, *e).holds(env)) continue;
         int64_t& r = reads[e->producer];
         r = std::max(r, bytesOf(g.readType(*e), env));
@@ -84,11 +81,11 @@ BudgetFloor budgetFloor(const Graph& g, const SymbolEnv& bounds, const std::map<
       std::string list;
       for (const auto& [p, bytes] : reads) {
         total += bytes;
-        list += (list.empty() ? "" : ", ") + label(g, p) + " " + std::to_string(bytes) + " B";
+        list += (list.empty() ? "" : ", ") + statementLabel(g, p) + " " + std::to_string(bytes) + " B";
       }
       if (total <= floor.bytes) continue;
       floor.bytes = total;
-      floor.why = label(g, id) + pointText(n, env) + " needs " + std::to_string(total) + " B at once: its result " +
+      floor.why = statementLabel(g, id) + pointText(n, env) + " needs " + std::to_string(total) + " B at once: its result " +
                   std::to_string(result) + " B" + (list.empty() ? "" : ", and its reads " + list);
     }
   }

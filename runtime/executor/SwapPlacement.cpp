@@ -24,11 +24,6 @@ void executedNodes(const LoopBody& body, std::set<NodeId>& out, std::map<NodeId,
 
 bool isMemoryStatement(const LoopStmt& s) { return !s.as<ForStmt>() && !s.as<IfStmt>() && !s.as<ExecStmt>(); }
 
-std::string label(const Graph& g, NodeId id) {
-  const Node& n = g.node(id);
-  return "%" + std::to_string(id) + " " + (n.name.empty() ? std::string(opName(n.op)) : n.name);
-}
-
 /// The first line of a statement's printed form (`for c0 in 0..T:`, `exec %4 h`).
 std::string headline(const Graph& g, const LoopStmt& s) {
   std::string text = printLoopProgram(g, LoopProgram{{s}});
@@ -175,6 +170,8 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
     if (peak.size() != loop.body.size()) return around;
     std::map<NodeId, int> unused;
     const std::vector<std::set<NodeId>> runs = executedBy(loop.body, unused);
+    std::map<NodeId, std::vector<size_t>> usesInBody;  ///< per store: the body positions that use it
+    for (const auto& [id, c] : candidates) usesInBody[id] = usesIn(runs, c.users);
     std::vector<int64_t> freed(peak.size(), 0);
     std::set<std::pair<NodeId, size_t>> gaps;
     // A store allocated around the loop, used by it, not swapped out across it.
@@ -190,7 +187,7 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
       const size_t in = wraps ? next - peak.size() : next;
       inside[p].push_back({c.node, prev, in, c.bytes, false});
       if (wraps) afterLoop[p].push_back({c.node, p, p + 1, c.bytes, false});
-      plan.swaps.push_back(label(g, c.node) + " (" + std::to_string(c.value) + " B): out after `" +
+      plan.swaps.push_back(statementLabel(g, c.node) + " (" + std::to_string(c.value) + " B): out after `" +
                            headline(g, loop.body[prev]) + "`, in before `" + headline(g, loop.body[in]) +
                            (wraps ? "` of the next iteration" : "`") + ", every iteration of `" + headline(g, top[p]) +
                            "` (statement " + std::to_string(p) + ")" + (wraps ? ", and in after it" : ""));
@@ -202,7 +199,7 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
         size_t bestPrev = 0, bestNext = 0;
         for (const auto& [id, c] : candidates) {
           if (!usable(c)) continue;
-          std::vector<size_t> uses = usesIn(runs, c.users);
+          const std::vector<size_t>& uses = usesInBody[id];
           if (uses.empty() || std::binary_search(uses.begin(), uses.end(), q)) continue;
           // Before a later use of the same iteration, or (after its last use)
           // before its first use in the next one: `next` counts past the end.
@@ -235,7 +232,7 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
     std::stable_sort(rest.begin(), rest.end(), [](const Candidate* a, const Candidate* b) { return a->value > b->value; });
     for (const Candidate* c : rest) {
       if (result <= budget) break;
-      std::vector<size_t> uses = usesIn(runs, c->users);
+      const std::vector<size_t>& uses = usesInBody[c->node];
       if (uses.empty() || gaps.count({c->node, uses.back()})) continue;
       inside[p].push_back({c->node, uses.back(), uses.front(), c->bytes, false});
       const int64_t trial = walked();
@@ -274,7 +271,7 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
       const bool recompute = bestRecomputes;
       evictions.push_back({best->node, bestPrev, bestNext, best->bytes, recompute});
       for (size_t q = bestPrev + 1; q < bestNext; ++q) saved[q] += best->value;
-      const std::string gap = label(g, best->node) + " (" + std::to_string(best->value) + " B): ";
+      const std::string gap = statementLabel(g, best->node) + " (" + std::to_string(best->value) + " B): ";
       const std::string after = "after `" + headline(g, top[bestPrev]) + "` (statement " + std::to_string(bestPrev) + ")";
       if (recompute) {
         for (const Edge* e : g.inputs(best->node))  // the recompute reads them at bestNext
@@ -295,10 +292,10 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
       std::string used;
       for (const auto& [id, c] : candidates)
         if (c.alloc < p && c.free > p && std::binary_search(c.uses.begin(), c.uses.end(), p))
-          used += (used.empty() ? "" : ", ") + label(g, id) + " " + std::to_string(c.value) + " B";
+          used += (used.empty() ? "" : ", ") + statementLabel(g, id) + " " + std::to_string(c.value) + " B";
       for (const auto& [o, at] : outputAllocs)
         if (at < p)
-          used += (used.empty() ? "" : ", ") + label(g, o) + " " + std::to_string(before.allocated[o]) +
+          used += (used.empty() ? "" : ", ") + statementLabel(g, o) + " " + std::to_string(before.allocated[o]) +
                   " B (an output)";
       int64_t inside = before.peakDuring[p] - before.liveBefore[p];
       plan.unmet.push_back("statement " + std::to_string(p) + " `" + headline(g, top[p]) + "` peaks at " +
