@@ -52,11 +52,13 @@ Outputs evaluateCompiled(const Graph& g, const SymbolEnv& bounds, const RunOptio
   for (const auto& [name, value] : r.outputs) out << name << " : " << value.summary() << "\n";
   if (r.swapPlan) {
     out << r.swapPlan->report();
-    if (!r.swapPlan->met())
-      err << "tempo run: warning: the memory budget of " << *budget << " bytes cannot be met (see above)\n";
+    if (r.paging) out << r.paging->report(program.graph);
+    if (r.stats.peakBytes > *budget)
+      err << "tempo run: warning: the memory budget of " << *budget << " bytes was not met: the peak was "
+          << r.stats.peakBytes << " bytes (see above)\n";
   }
   out << "engine compiled: " << r.stats.execs << " statements, peak " << r.stats.peakBytes << " bytes measured, "
-      << r.predictedBytes << " predicted";
+      << r.predictedBytes << " predicted" << (r.paging && r.paging->pageOuts() > 0 ? " before paging" : "");
   if (r.swapPlan) out << ", " << r.stats.peakSwappedBytes << " swapped";
   out << ", " << r.stats.seconds * 1e3 << " ms\n";
   if (!options.memoryProfile.empty()) {

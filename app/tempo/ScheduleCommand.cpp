@@ -166,7 +166,8 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
     }
   }
   if (swaps && !swaps->met())
-    err << options.file << ": warning: the memory budget cannot be met at the default bounds\n";
+    err << options.file << ": warning: the planned swaps do not meet the memory budget at the default bounds"
+        << " (a run pages the rest at run time)\n";
   return writeResult(text, options.output, out, err);
 }
 

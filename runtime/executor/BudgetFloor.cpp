@@ -3,6 +3,7 @@
 
 #include "executor/BufferSharing.h"
 #include "graph/MergeBranches.h"
+#include "init/SourceArray.h"
 #include "schedule/LoopAst.h"
 
 #include <algorithm>
@@ -47,6 +48,22 @@ std::vector<SymbolEnv> corners(const Graph& g, const Node& n, const SymbolEnv& b
   return guarded;
 }
 
+/// The bytes of the source array whose buffer `id`'s values are windows of (0 if none): a
+/// whole-array source's, or that of the input a view or merge passes on (the larger).
+int64_t arrayBehind(const Graph& g, NodeId id, const SymbolEnv& bounds, std::map<NodeId, int64_t>& memo) {
+  if (auto it = memo.find(id); it != memo.end()) return it->second;
+  memo[id] = 0;  // a cycle through a recurrence passes no array on
+  const Node& n = g.node(id);
+  int64_t bytes = 0;
+  if (isWholeArraySource(n.op)) {
+    bytes = bytesOf(n.type, bounds);
+    for (const std::string& d : n.domain) bytes *= std::max<int64_t>(bounds.at(g.boundOf(d)), 0);
+  } else if (sharesInputBuffer(n.op)) {
+    for (const Edge* e : g.inputs(id)) bytes = std::max(bytes, arrayBehind(g, e->producer, bounds, memo));
+  }
+  return memo[id] = bytes;
+}
+
 std::string pointText(const Node& n, const SymbolEnv& env) {
   std::string out;
   for (const std::string& d : n.domain) out += (out.empty() ? "" : ", ") + d + "=" + std::to_string(env.at(d));
@@ -67,6 +84,7 @@ BudgetFloor budgetFloor(const Graph& g, const SymbolEnv& bounds, const std::map<
     outputList += (outputList.empty() ? "" : ", ") + name + " (" + statementLabel(g, node) + ") " + std::to_string(bytes) + " B";
   }
   if (outputs > 0) floor = {outputs, "the outputs need " + std::to_string(outputs) + " B at the end: " + outputList};
+  std::map<NodeId, int64_t> arrays;
   for (const auto& [id, n] : g.nodes()) {
     const std::vector<const Edge*> inputs = g.inputs(id);
     for (const SymbolEnv& env : corners(g, n, bounds)) {
@@ -74,9 +92,11 @@ BudgetFloor budgetFloor(const Graph& g, const SymbolEnv& bounds, const std::map<
       for (const Edge* e : inputs) {
         if (!effectiveCondition(g, *e).holds(env)) continue;
         int64_t& r = reads[e->producer];
-        r = std::max(r, bytesOf(g.readType(*e), env));
+        r = std::max({r, bytesOf(g.readType(*e), env), arrayBehind(g, e->producer, bounds, arrays)});
       }
-      const int64_t result = sharesInputBuffer(n.op) && !reads.empty() ? 0 : bytesOf(n.type, env);
+      const int64_t result = isWholeArraySource(n.op)                  ? arrayBehind(g, id, bounds, arrays)
+                             : sharesInputBuffer(n.op) && !reads.empty() ? 0
+                                                                         : bytesOf(n.type, env);
       int64_t total = result;
       std::string list;
       for (const auto& [p, bytes] : reads) {

@@ -6,7 +6,9 @@
 // can take out of memory: one statement instance's working set (the kernel
 // reads every input window of that instance and writes its result while they
 // are live; a result that is its input's buffer — identity, reshape, merge —
-// adds nothing; two reads of one producer count once, the larger), and the
+// adds nothing; two reads of one producer count once, the larger; a source
+// that is one array — load, random, hash — is built and held whole, so its
+// exec and every read of it or of a view of it hold the whole array), and the
 // outputs at the end of the run (all their values are returned). Instances
 // are evaluated at the corners of each node's domain (every dimension at 0 or
 // its bound - 1, where the dimension guards hold): each is a real instance,

@@ -57,8 +57,10 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
     r.predictedBytes = predictedTotalBytes(plan);
   }
   Executor executor(program.graph, loops,
-                    ExecutorOptions{values, std::move(plan), options.cancel, options.progress, {options.matmul}});
+                    ExecutorOptions{values, std::move(plan), options.cancel, options.progress, {options.matmul},
+                                    options.planStorage ? options.memoryBudget : std::nullopt});
   executor.run();
+  r.paging = executor.paging();
   r.outputs = executor.outputs();
   r.stats = executor.stats();
   r.measuredTimeline = executor.memoryTimeline();

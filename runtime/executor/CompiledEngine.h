@@ -4,7 +4,8 @@
 // store choice (StoragePlanner) and the memory placement (Alloc / Free in the
 // loops) once; `runCompiled` executes the result at any bound values (no
 // recompilation: the schedule's bounds and sizes are symbolic), with the
-// planner's stores, optionally under a memory budget (SwapPlacement), and
+// planner's stores, optionally under a memory budget (SwapPlacement's plan,
+// then the MemoryPager at run time for what the plan leaves over), and
 // reports the outputs, the executor's statistics (measured peak) and the
 // predicted peak (MemoryPrediction over the placed memory statements). This is
 // what `tempo run` (its default engine), the studio and the differential tests call.
@@ -38,7 +39,7 @@ struct CompiledProgram {
 struct CompiledRunOptions {
   /// False: every node keeps all its points and nothing is freed (the baseline).
   bool planStorage = true;
-  /// Keep the predicted live bytes under this many bytes with SwapOut / SwapIn where possible.
+  /// Keep the live bytes under this many: planned SwapOut / SwapIn and recomputes, then run-time paging.
   std::optional<int64_t> memoryBudget;
   /// Stop the run (ExecCancelled) when this reads true; checked every 256 statements.
   const std::atomic<bool>* cancel = nullptr;
@@ -52,7 +53,8 @@ struct CompiledRunResult {
   std::vector<std::pair<std::string, Tensor>> outputs;  ///< in graph output order
   ExecStats stats;
   int64_t predictedBytes = 0;        ///< the predicted peak live bytes at these bounds
-  std::optional<SwapPlan> swapPlan;  ///< under a memory budget: the swaps and whether it is met
+  std::optional<SwapPlan> swapPlan;  ///< under a memory budget: the planned swaps and whether the plan meets it
+  std::optional<PagingReport> paging;  ///< under a memory budget: what the run-time pager moved
   MemoryTimeline measuredTimeline;   ///< live bytes after every memory statement, as run
   MemoryTimeline predictedTimeline;  ///< the same from the prediction (event for event)
   std::map<int, int64_t> nodePeakBytes;  ///< measured: per node, the most bytes charged to it at once

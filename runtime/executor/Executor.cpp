@@ -1,5 +1,7 @@
 #include "executor/Executor.h"
 
+#include "init/SourceArray.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -29,7 +31,7 @@ int64_t product(const std::vector<int64_t>& v) {
 
 Executor::Executor(const Graph& g, const LoopProgram& program, ExecutorOptions options)
     : graph_(g), bounds_(std::move(options.bounds)), plan_(std::move(options.storage)), cancel_(options.cancel),
-      progress_(options.progress) {
+      progress_(options.progress), budget_(options.memoryBudget) {
   for (const auto& [name, value] : g.boundDefaults) bounds_.emplace(name, value);  // options win
   try {
     bounds_ = g.withDerivedBounds(std::move(bounds_));
@@ -137,9 +139,27 @@ void Executor::run() {
   sources_ = std::make_unique<SourceArrays>(memory_.get());
   timeline_ = MemoryTimeline();
   resetStores();
+  pager_.reset();
+  if (budget_) {
+    std::vector<int64_t> sourceBytes(programs_.size(), 0);  // a whole-array source's array, built by its first exec
+    for (size_t id = 0; id < programs_.size(); ++id)
+      if (programs_[id] && isWholeArraySource(programs_[id]->node().op)) {
+        const Node& n = programs_[id]->node();
+        try {
+          int64_t numel = product(programs_[id]->domainBounds());
+          for (int64_t s : n.type.evaluateShape(bounds_)) numel *= s;
+          sourceBytes[id] = numel * static_cast<int64_t>(dtypeSize(n.type.dtype));
+        } catch (const std::exception&) {
+          // an element shape the bounds do not give: its exec reports it
+        }
+      }
+    pager_ = std::make_unique<MemoryPager>(graph_, bounds_, *budget_, std::move(sourceBytes), stores_, *sources_, *memory_,
+                                           [this](MemoryEvent::Kind kind, int node) { recordMemoryStatement(kind, node); });
+  }
   stats_ = ExecStats{};
   auto start = std::chrono::steady_clock::now();
   execute(body_);
+  if (pager_) pager_->bringInOutputs();
   stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   stats_.peakBytes = memory_->peakBytes();
   stats_.peakNonOutputBytes = memory_->peakNonOutputBytes();
@@ -177,7 +197,9 @@ void Executor::execute(const std::vector<Stmt>& body) {
       case Stmt::Kind::Exec: {
         point_.resize(s.point.size());
         for (size_t i = 0; i < s.point.size(); ++i) point_[i] = s.point[i].eval(slots);
+        if (pager_) pager_->beforeExec(s.node);
         std::optional<Tensor> value = programs_[s.node]->compute(point_, stores_, *sources_);
+        if (pager_ && value) pager_->beforeWrite(s.node, point_, *value);
         if (value) {
           storeOf(s.node, "exec").write(point_, std::move(*value));
         } else {
@@ -205,6 +227,7 @@ void Executor::execute(const std::vector<Stmt>& body) {
         recordMemoryStatement(MemoryEvent::Kind::SwapOut, s.node);
         break;
       case Stmt::Kind::SwapIn:
+        if (pager_) pager_->beforeSwapIn(s.node);
         sources_->swapIn(s.node);
         storeOf(s.node, "swap_in").swapIn();
         recordMemoryStatement(MemoryEvent::Kind::SwapIn, s.node);

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "executor/ExecError.h"
+#include "executor/MemoryPager.h"
 #include "executor/MemoryTimeline.h"
 #include "executor/MemoryTracker.h"
 #include "executor/NodeProgram.h"
@@ -52,6 +53,8 @@ struct ExecutorOptions {
   std::atomic<size_t>* progress = nullptr;
   /// The kernels' choices (f32 matmul accumulation).
   cpu::KernelOptions kernels;
+  /// When set, a MemoryPager keeps the live bytes under it as the run goes.
+  std::optional<int64_t> memoryBudget;
 };
 
 struct ExecStats {
@@ -84,6 +87,10 @@ public:
 
   const ExecStats& stats() const { return stats_; }
   const MemoryTracker& memory() const { return *memory_; }
+  /// Under a memory budget: what the pager did in the last run.
+  std::optional<PagingReport> paging() const {
+    return pager_ ? std::optional<PagingReport>(pager_->report()) : std::nullopt;
+  }
   /// Live bytes after every memory statement of the last run (bounded; see MemoryTimeline).
   const MemoryTimeline& memoryTimeline() const { return timeline_; }
   const TensorStore& store(int node) const;
@@ -111,6 +118,8 @@ private:
   MemoryTimeline timeline_;
   std::unique_ptr<SourceArrays> sources_;
   StoreTable stores_;
+  std::optional<int64_t> budget_;
+  std::unique_ptr<MemoryPager> pager_;
   std::set<int> allocated_;  ///< nodes the program allocates: their stores start unallocated
   std::vector<int64_t> point_;
   ExecStats stats_;

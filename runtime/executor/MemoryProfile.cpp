@@ -32,6 +32,14 @@ nlohmann::json memoryProfileJson(const CompiledProgram& program, const SymbolEnv
   const std::vector<MemoryEvent>& measured = run.measuredTimeline.events();
   const std::vector<MemoryEvent>& predicted = run.predictedTimeline.events();
   j["statements"] = run.measuredTimeline.statements();
+  if (run.paging) {
+    j["budget"] = {{"bytes", run.paging->budget},
+                   {"pageOuts", run.paging->pageOuts()},
+                   {"bytesPagedOut", run.paging->bytesOut()},
+                   {"statementsOverBudget", run.paging->overBudget}};
+    if (run.swapPlan) j["budget"]["planMeetsIt"] = run.swapPlan->met();
+  }
+  const int64_t aligned = run.measuredTimeline.firstPageStatement();  // the prediction has no page events
   nlohmann::json events = nlohmann::json::array();
   for (size_t i = 0; i < measured.size(); ++i) {
     const MemoryEvent& m = measured[i];
@@ -40,7 +48,8 @@ nlohmann::json memoryProfileJson(const CompiledProgram& program, const SymbolEnv
                         {"kind", memoryEventKindName(m.kind)},
                         {"node", m.node},
                         {"measured", {{"live", m.liveBytes}, {"peak", m.peakBytes}}}};
-    if (i < predicted.size() && predicted[i].statement == m.statement) e["predicted"] = {{"live", predicted[i].liveBytes}};
+    if (i < predicted.size() && predicted[i].statement == m.statement && (aligned < 0 || m.statement < aligned))
+      e["predicted"] = {{"live", predicted[i].liveBytes}};
     events.push_back(std::move(e));
   }
   j["events"] = std::move(events);

@@ -11,6 +11,8 @@ const char* memoryEventKindName(MemoryEvent::Kind k) {
     case MemoryEvent::Kind::SwapOut: return "swap_out";
     case MemoryEvent::Kind::SwapIn: return "swap_in";
     case MemoryEvent::Kind::Recompute: return "recompute";
+    case MemoryEvent::Kind::PageOut: return "page_out";
+    case MemoryEvent::Kind::PageIn: return "page_in";
   }
   return "?";
 }
@@ -21,6 +23,7 @@ void MemoryTimeline::add(MemoryEvent::Kind kind, int node, int64_t liveBytes, in
   peakBytes = std::max(peakBytes, liveBytes);
   peak_ = std::max(peak_, peakBytes);
   const int64_t index = statements_++;
+  if (firstPage_ < 0 && (kind == MemoryEvent::Kind::PageOut || kind == MemoryEvent::Kind::PageIn)) firstPage_ = index;
   if (!events_.empty() && events_.back().count < stride_) {  // the last event still covers fewer than a stride
     MemoryEvent& last = events_.back();
     last.kind = kind, last.node = node, last.statement = index, last.liveBytes = liveBytes;

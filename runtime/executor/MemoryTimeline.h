@@ -1,7 +1,8 @@
 // MemoryTimeline: live bytes after every memory statement of a run, bounded.
 //
 // The executor appends one event after each memory statement it runs (alloc,
-// free, swap_out, swap_in, recompute: the alloc of a rematerialised value):
+// free, swap_out, swap_in, recompute: the alloc of a rematerialised value;
+// page_out, page_in: the MemoryPager's moves under a budget):
 // the statement's kind and node, the live bytes
 // after it and the most live bytes since the previous event (values come and
 // go at execs between memory statements, so the peak of a stretch can lie
@@ -20,7 +21,7 @@
 namespace tempo {
 
 struct MemoryEvent {
-  enum class Kind { Alloc, Free, SwapOut, SwapIn, Recompute };
+  enum class Kind { Alloc, Free, SwapOut, SwapIn, Recompute, PageOut, PageIn };
   Kind kind = Kind::Alloc;
   int node = -1;
   int64_t statement = 0;  ///< 0-based index of the (last) memory statement it covers
@@ -40,6 +41,9 @@ public:
   const std::vector<MemoryEvent>& events() const { return events_; }
   int64_t statements() const { return statements_; }  ///< memory statements recorded in all
   int64_t peakBytes() const { return peak_; }
+  /// The index of the first page_out or page_in (-1 if none): the predicted curve, which has
+  /// no such events, lines up with the measured one only before it.
+  int64_t firstPageStatement() const { return firstPage_; }
 
 private:
   void halve();
@@ -48,6 +52,7 @@ private:
   int64_t stride_ = 1;      ///< statements per event from now on
   int64_t statements_ = 0;
   int64_t peak_ = 0;
+  int64_t firstPage_ = -1;
   std::vector<MemoryEvent> events_;
 };
 

@@ -102,6 +102,21 @@ void MemoryTracker::dropSwapped(const Tensor& value) {
   update(value.bufferId(), b, wasLive, !wasLive);
 }
 
+bool MemoryTracker::holdsLive(const Tensor& value) const {
+  auto it = buffers_.find(value.bufferId());
+  return it != buffers_.end() && !it->second.holders.empty();
+}
+
+int64_t MemoryTracker::bytesComingBack(const std::vector<const Tensor*>& values) const {
+  std::set<const void*> counted;
+  int64_t bytes = 0;
+  for (const Tensor* v : values) {
+    if (v->bufferBytes() == 0 || holdsLive(*v) || !counted.insert(v->bufferId()).second) continue;
+    bytes += static_cast<int64_t>(v->bufferBytes());
+  }
+  return bytes;
+}
+
 int64_t MemoryTracker::takeWindowPeak() {
   int64_t p = window_;
   window_ = live_;

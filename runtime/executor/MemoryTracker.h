@@ -43,6 +43,11 @@ public:
   /// Counts `node` as an output: left out of peakNonOutputBytes. Call before it allocates.
   void markOutput(int node) { outputs_.insert(node); }
 
+  /// True when `value`'s buffer is live (some store holds it in memory).
+  bool holdsLive(const Tensor& value) const;
+  /// The bytes taking `values` back from the swap area would add: their distinct buffers not live now.
+  int64_t bytesComingBack(const std::vector<const Tensor*>& values) const;
+
   int64_t liveBytes() const { return live_; }
   int64_t peakNonOutputBytes() const { return peakNonOutput_; }
   int64_t peakSwappedBytes() const { return peakSwapped_; }

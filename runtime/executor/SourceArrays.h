@@ -38,6 +38,12 @@ public:
     return it == arrays_.end() ? nullptr : &it->second;
   }
 
+  /// The array of node `id` if it is in the swap area, else nullptr.
+  const Tensor* findSwapped(NodeId id) const {
+    auto it = swapped_.find(id);
+    return it == swapped_.end() ? nullptr : &it->second;
+  }
+
 private:
   MemoryTracker* tracker_;
   std::map<NodeId, Tensor> arrays_;

@@ -83,13 +83,13 @@ std::string SwapPlan::infeasibility() const {
 
 std::string SwapPlan::report() const {
   if (!feasible()) return "memory budget " + std::to_string(budget) + " B: infeasible, " + infeasibility() + "\n";
-  std::string out = "memory budget " + std::to_string(budget) + " B: " + (met() ? "met" : "NOT met") +
+  std::string out = "memory budget " + std::to_string(budget) + " B: " + (met() ? "met" : "not met by the plan (the rest is paged at run time)") +
                     ", predicted peak " + std::to_string(predictedPeak) + " B, " + std::to_string(swaps.size()) +
                     (swaps.size() == 1 ? " swap, " : " swaps, ") + std::to_string(recomputes.size()) +
                     (recomputes.size() == 1 ? " recompute\n" : " recomputes\n");
   for (const std::string& s : swaps) out += "  swap " + s + "\n";
   for (const std::string& s : recomputes) out += "  recompute " + s + "\n";
-  for (const std::string& s : unmet) out += "  over budget: " + s + "\n";
+  for (const std::string& s : unmet) out += "  over budget in the plan: " + s + "\n";
   return out;
 }
 

@@ -20,7 +20,8 @@
 // after a use and in before the next use of the same iteration, or (after
 // the last use) before the first use of the next one and once more after the
 // loop; the loop's peak is then walked again with the swaps in place. Nested
-// loops are not entered yet, and nothing is recomputed inside a loop. When a statement cannot fit —
+// loops are not entered, and nothing is recomputed inside a loop: what the
+// plan leaves over the budget the MemoryPager pages at run time. When a statement cannot fit —
 // the stores it uses and the ones it allocates inside exceed the budget — the
 // plan says which stores and why. Decisions are made at concrete bounds, since
 // the budget is a number of bytes. A budget below the floor of every schedule

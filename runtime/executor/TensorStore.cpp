@@ -85,14 +85,18 @@ void TensorStore::write(const Point& p, Tensor value) {
   if (ctx_.tracker) ctx_.tracker->hold(ctx_.node, s.value);
 }
 
-Tensor TensorStore::intoBlock(const Point& p, const Tensor& value) {
-  Point b = p;
+size_t TensorStore::blockOf(const Point& p) const {
   const size_t d = static_cast<size_t>(blockDim_);
-  b[d] /= blockLanes_;
   int64_t flat = 0;
-  for (size_t i = 0; i < b.size(); ++i)
-    flat = flat * (i == d ? (ctx_.bounds[i] + blockLanes_ - 1) / blockLanes_ : ctx_.bounds[i]) + b[i];
-  Tensor& block = blocks_[static_cast<size_t>(flat)];
+  for (size_t i = 0; i < p.size(); ++i)
+    flat = i == d ? flat * ((ctx_.bounds[i] + blockLanes_ - 1) / blockLanes_) + p[i] / blockLanes_
+                  : flat * ctx_.bounds[i] + p[i];
+  return static_cast<size_t>(flat);
+}
+
+Tensor TensorStore::intoBlock(const Point& p, const Tensor& value) {
+  const size_t d = static_cast<size_t>(blockDim_);
+  Tensor& block = blocks_[blockOf(p)];
   std::vector<int64_t> shape{blockLanes_};
   shape.insert(shape.end(), value.shape().begin(), value.shape().end());
   if (block.rank() == 0) {  // not made yet (a block has a lane axis)
@@ -153,11 +157,27 @@ void TensorStore::free() {
   state_ = State::Freed;
 }
 
+void TensorStore::heldValues(std::vector<const Tensor*>& out) const {
+  const std::vector<Slot>& held = state_ == State::Swapped ? swapArea_ : slots_;
+  for (size_t i : written_)
+    if (held[i].full) out.push_back(&held[i].value);
+}
+
+int64_t TensorStore::bytesToWrite(const Point& p, const Tensor& value) const {
+  if (value.nbytes() == 0 || !ctx_.tracker) return 0;
+  if (blockLanes_ > 0) {
+    const Tensor& block = blocks_[blockOf(p)];
+    if (block.rank() == 0) return blockLanes_ * static_cast<int64_t>(value.nbytes());
+    return ctx_.tracker->holdsLive(block) ? 0 : static_cast<int64_t>(block.bufferBytes());
+  }
+  return ctx_.tracker->holdsLive(value) ? 0 : static_cast<int64_t>(value.bufferBytes());
+}
+
 void TensorStore::swapOut() {
   if (state_ != State::Open) return;
   if (ctx_.tracker)
-    for (const Slot& slot : slots_)
-      if (slot.full) ctx_.tracker->swapOut(ctx_.node, slot.value);
+    for (size_t i : written_)
+      if (slots_[i].full) ctx_.tracker->swapOut(ctx_.node, slots_[i].value);
   swapArea_.swap(slots_);  // the values move to the swap area; slots_ is empty until swapIn
   state_ = State::Swapped;
 }
@@ -165,8 +185,8 @@ void TensorStore::swapOut() {
 void TensorStore::swapIn() {
   if (state_ != State::Swapped) return;
   if (ctx_.tracker)
-    for (const Slot& slot : swapArea_)
-      if (slot.full) ctx_.tracker->swapIn(ctx_.node, slot.value);
+    for (size_t i : written_)
+      if (swapArea_[i].full) ctx_.tracker->swapIn(ctx_.node, swapArea_[i].value);
   slots_.swap(swapArea_);
   state_ = State::Open;
 }

@@ -62,6 +62,13 @@ public:
   void free();      ///< drops every value; reads and writes fail until allocate()
   void swapOut();   ///< values move to the store's host swap area (counted as swapped); reads fail until swapIn()
   void swapIn();
+  bool swappedOut() const { return state_ == State::Swapped; }
+  bool isOpen() const { return state_ == State::Open; }
+  /// Every value the store holds, in memory or in the swap area.
+  void heldValues(std::vector<const Tensor*>& out) const;
+  /// The bytes writing `value` at `p` would add to the tracker: its buffer
+  /// unless held already, or a block store's new block.
+  int64_t bytesToWrite(const Point& p, const Tensor& value) const;
 
   int64_t bytes() const { return bytes_; }
   size_t slotCount() const { return std::max(slots_.size(), swapArea_.size()); }
@@ -102,6 +109,7 @@ private:
   std::vector<size_t> written_;
   /// The value in its lane of its block (made on the first write into it), as a window of the block.
   Tensor intoBlock(const Point& p, const Tensor& value);
+  size_t blockOf(const Point& p) const;  ///< the index in blocks_ of p's block
 
   int blockDim_ = -1;           ///< keepInBlocks: the dim and lanes, and the blocks (a default Tensor until made)
   int64_t blockLanes_ = 0;

@@ -141,6 +141,42 @@ TEST_P(CompiledTrainingShard, GeneratedTrainingProgramsMatchAtSeveralBounds) {
   }
 }
 
+// Under a memory budget (half the plain run's measured peak) a generated
+// program computes exactly the outputs of its unbudgeted run, and its measured
+// peak stays within 5% of the budget (the plan, then the run-time pager), or
+// the budget is below what any schedule needs and the run is refused.
+void checkUnderABudget(const std::string& text, const std::string& label) {
+  FrontendResult r = compileSource(text, label, ".");
+  ASSERT_TRUE(r.ok()) << label << "\n" << r.renderedDiagnostics() << text;
+  CompiledProgram compiled = compileProgram(r.graph, defaultPipeline());
+  std::string err;
+  const SymbolEnv bounds = *resolveBounds(r.graph, {}, err);
+  CompiledRunResult plain = runCompiled(compiled, bounds);
+  const int64_t budget = plain.stats.peakBytes / 2;
+  CompiledRunResult tight;
+  try {
+    tight = runCompiled(compiled, bounds, CompiledRunOptions{true, budget});
+  } catch (const MemoryBudgetError&) {
+    return;  // below the floor: refused before the run
+  }
+  ASSERT_TRUE(tight.paging) << label;
+  EXPECT_EQ(compareOutputs(tight.outputs, plain.outputs, 0.0, 0.0), "") << label << "\n" << text;
+  EXPECT_LE(static_cast<double>(tight.stats.peakBytes), 1.05 * static_cast<double>(budget))
+      << label << " (plain peak " << plain.stats.peakBytes << ")\n"
+      << tight.swapPlan->report() << tight.paging->report(compiled.graph) << text;
+}
+
+TEST(CompiledDifferential, GeneratedProgramsKeepToAMemoryBudget) {
+  for (uint64_t seed = 1; seed <= 24; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    checkUnderABudget(testing::generateRandomProgram(seed), "random" + std::to_string(seed) + ".tpo");
+  }
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    SCOPED_TRACE("training seed " + std::to_string(seed));
+    checkUnderABudget(testing::generateRandomTrainingProgram(seed), "training" + std::to_string(seed) + ".tpo");
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Seeds, CompiledTrainingShard, ::testing::Range<uint64_t>(0, 2),
                          [](const ::testing::TestParamInfo<uint64_t>& info) {
                            return "seeds" + std::to_string(1 + info.param * 20) + "to" +

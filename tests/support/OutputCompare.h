@@ -24,9 +24,10 @@ namespace tempo::testing {
 inline constexpr double kRelTolerance = 1e-5;
 inline constexpr double kAbsTolerance = 1e-6;
 
-/// "" when `got` matches `want`, else the first difference.
+/// "" when `got` matches `want`, else the first difference (tolerances 0: bit for bit, NaN as NaN).
 inline std::string compareOutputs(const std::vector<std::pair<std::string, Tensor>>& got,
-                                  const std::vector<std::pair<std::string, Tensor>>& want) {
+                                  const std::vector<std::pair<std::string, Tensor>>& want,
+                                  double relTolerance = kRelTolerance, double absTolerance = kAbsTolerance) {
   if (got.size() != want.size()) return "different number of outputs";
   for (size_t i = 0; i < got.size(); ++i) {
     const Tensor &a = got[i].second, &b = want[i].second;
@@ -35,7 +36,7 @@ inline std::string compareOutputs(const std::vector<std::pair<std::string, Tenso
     for (int64_t k = 0; k < a.numel(); ++k) {
       double x = a.at(k), y = b.at(k);
       if ((std::isnan(x) && std::isnan(y)) || x == y) continue;  // x == y: equal infinities
-      if (!(std::fabs(x - y) <= kAbsTolerance + kRelTolerance * std::fabs(y)))
+      if (!(std::fabs(x - y) <= absTolerance + relTolerance * std::fabs(y)))
         return got[i].first + "[" + std::to_string(k) + "]: got " + std::to_string(x) + ", reference " + std::to_string(y);
     }
   }
