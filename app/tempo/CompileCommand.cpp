@@ -1,21 +1,25 @@
 #include "tempo/CompileCommand.h"
 
 #include "graph/GraphPrinter.h"
+#include "lowering/Lowering.h"
 #include "pass/PassRegistry.h"
 #include "tempo/Cli.h"
 #include "tempo/CommandSupport.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <ostream>
 
 namespace tempo::cli {
 
 CLI::App* addCompileCommand(CLI::App& app, CompileOptions& options) {
-  CLI::App* cmd = app.add_subcommand("compile", "Run the compiler's pass pipeline and show what each pass does");
+  CLI::App* cmd = app.add_subcommand(
+      "compile", "Run the compiler's pass pipeline and lowering stages and show what each one does");
   cmd->add_option("FILE", options.file, "The .tpo program (not needed with --passes)");
   cmd->add_flag("--passes", options.listPasses, "List the passes of the pipeline with their descriptions");
   cmd->add_option("--print-after", options.printAfter,
-                  "Print the change and the SDG after this pass (a pass name, or 'all')");
+                  "Print the change and the SDG after this pass, or the program after this lowering stage "
+                  "(schedule, storage-plan, memory-placement), or 'all'");
   cmd->add_option("--stop-after", options.stopAfter, "Stop the pipeline after this pass");
   cmd->add_option("--block-size", options.blockSize, "Static tiling's block size (default: the cost model's)")
       ->check(CLI::PositiveNumber);
@@ -40,6 +44,15 @@ void listPasses(const Pipeline& pipeline, std::ostream& out) {
   for (const auto& pass : pipeline.passes()) {
     out << k++ << ". " << pass->name() << "\n   " << pass->description() << "\n";
   }
+  out << "then the lowering stages:\n";
+  for (const LoweringStage& stage : loweringStages())
+    out << k++ << ". " << stage.name << "\n   " << stage.description << "\n";
+}
+
+void printStage(const LoweringSnapshot& snap, size_t position, size_t total, std::ostream& out) {
+  out << "=== after " << snap.stage << " (lowering " << position << "/" << total << ") ===\n"
+      << snap.description << "\n"
+      << snap.text << "\n";
 }
 
 void printChange(const PassSnapshot& snap, std::ostream& out) {
@@ -55,7 +68,8 @@ void printAfter(const PassSnapshot& snap, size_t position, size_t total, std::os
   out << printGraph(snap.graph) << "\n";
 }
 
-void printSummary(const Pipeline& pipeline, const std::vector<PassSnapshot>& snaps, std::ostream& out) {
+void printSummary(const Pipeline& pipeline, const std::vector<PassSnapshot>& snaps,
+                  const std::vector<LoweringSnapshot>& stages, std::ostream& out) {
   const size_t width = 36;
   out << padded("pass", width) << padded("changed nodes", 15) << "time\n";
   size_t next = 0;
@@ -69,6 +83,13 @@ void printSummary(const Pipeline& pipeline, const std::vector<PassSnapshot>& sna
       out << padded(name, width) << (pipeline.isDisabled(name) ? "disabled" : "not run") << "\n";
     }
   }
+  for (const LoweringStage& stage : loweringStages()) {
+    auto s = std::find_if(stages.begin(), stages.end(), [&](const LoweringSnapshot& x) { return x.stage == stage.name; });
+    out << padded(stage.name, width) << padded("(lowering)", 15)
+        << (s == stages.end() ? std::string("not run") : milliseconds(std::chrono::nanoseconds(
+                                                             static_cast<int64_t>(s->seconds * 1e9))))
+        << "\n";
+  }
   out << "\n";
 }
 
@@ -79,7 +100,8 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
   try {
     for (const std::string& name : options.disabled) pipeline.disable(name);
     if (!options.stopAfter.empty()) pipeline.stopAfter(options.stopAfter);
-    if (!options.printAfter.empty() && options.printAfter != "all") pipeline.pass(options.printAfter);
+    if (!options.printAfter.empty() && options.printAfter != "all" && !isLoweringStage(options.printAfter))
+      pipeline.pass(options.printAfter);
   } catch (const UnknownPassError& e) {
     err << "tempo compile: " << e.what() << "\n";
     return kExitUsage;
@@ -103,8 +125,20 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
     err << "tempo compile: internal compiler error in " << e.what() << "\n";
     return kExitRuntime;
   }
+  // The lowering stages run after the whole pipeline only (not after --stop-after).
+  std::vector<LoweringSnapshot> stages;
+  const bool stageAsked = options.printAfter == "all" || isLoweringStage(options.printAfter);
+  if (options.stopAfter.empty() && (options.printAfter.empty() || stageAsked)) {
+    try {
+      IslContext isl;
+      stages = lowerProgram(graph, isl, LoweringOptions{{}, stageAsked}).snapshots;
+    } catch (const std::exception& e) {
+      err << "tempo compile: internal compiler error in lowering: " << e.what() << "\n";
+      return kExitRuntime;
+    }
+  }
   if (options.printAfter.empty()) {
-    printSummary(pipeline, snaps, out);
+    printSummary(pipeline, snaps, stages, out);
     out << printGraph(graph);
   } else {
     bool printed = false;
@@ -113,7 +147,14 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
         printAfter(snaps[i], i + 1, snaps.size(), out);
         printed = true;
       }
-    if (!printed) out << "(pass " << options.printAfter << " did not run: disabled or after --stop-after)\n";
+    for (size_t i = 0; i < stages.size(); ++i)
+      if (options.printAfter == "all" || options.printAfter == stages[i].stage) {
+        printStage(stages[i], i + 1, stages.size(), out);
+        printed = true;
+      }
+    if (!printed)
+      out << "(" << (isLoweringStage(options.printAfter) ? "stage " : "pass ") << options.printAfter
+          << " did not run: disabled or after --stop-after)\n";
   }
   out << std::flush;
   return kExitOk;

@@ -1,7 +1,8 @@
 #include "tempo/ScheduleCommand.h"
 
-#include "executor/MemoryPlacement.h"
-#include "executor/SwapPlacement.h"
+#include "lowering/Lowering.h"
+
+#include "memory/SwapPlacement.h"
 #include "pass/PassRegistry.h"
 #include "schedule/LoopAstJson.h"
 #include "schedule/Scheduler.h"
@@ -116,9 +117,9 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
   IslContext ctx;
   ScheduleOptions scheduleOptions;
   if (options.fallback) scheduleOptions.algorithm = ScheduleOptions::Algorithm::Fallback;
-  ScheduleResult r;
+  LoweredProgram lowered;
   try {
-    r = computeSchedule(g, ctx, scheduleOptions);
+    lowered = lowerProgram(g, ctx, LoweringOptions{scheduleOptions, false});
   } catch (const IslError& e) {
     err << options.file << ": error: cannot schedule the program: " << e.what() << "\n";
     return kExitProgramErrors;
@@ -126,10 +127,11 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
     err << options.file << ": error: cannot schedule the program: " << e.what() << "\n";
     return kExitProgramErrors;
   }
+  ScheduleResult& r = lowered.schedule;
   if (r.usedFallback && !options.fallback)
     err << options.file << ": note: isl's scheduler was not used (" << r.fallbackReason
         << "); printing the fallback schedule\n";
-  r.program = placeMemory(g, r.program);
+  r.program = lowered.loops;  // printed with its memory statements
   std::optional<SwapPlan> swaps;
   if (budget) {
     std::string error;

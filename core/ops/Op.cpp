@@ -95,6 +95,10 @@ OpClass opClass(OpKind op) { return info(op).cls; }
 int opArity(OpKind op) { return info(op).arity; }
 bool isComparison(OpKind op) { return op >= OpKind::Lt && op <= OpKind::Ne; }
 
+bool isWholeArraySource(OpKind op) {
+  return op == OpKind::Load || op == OpKind::RandomNormal || op == OpKind::RandomUniform || op == OpKind::HashInit;
+}
+
 bool isFusable(OpKind op) {
   OpClass c = opClass(op);
   return c == OpClass::Unary || c == OpClass::Binary || c == OpClass::Ternary || c == OpClass::Cast;

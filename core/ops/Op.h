@@ -95,6 +95,9 @@ OpClass opClass(OpKind op);
 /// Number of inputs the op takes; -1 for variadic (Cat: >= 1, Merge: >= 1).
 int opArity(OpKind op);
 bool isComparison(OpKind op);                  ///< Lt..Ne: result is bool
+/// Load, RandomNormal, RandomUniform and HashInit: sources defined over their whole
+/// domain at once, which the executor builds (and holds) as one array.
+bool isWholeArraySource(OpKind op);
 /// True for the ops a fused program may contain: unary, binary, where, cast.
 bool isFusable(OpKind op);
 /// The attributes that matter for `op`, printed as `k=v, ...` ("" if none).

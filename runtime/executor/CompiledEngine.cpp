@@ -1,9 +1,11 @@
 #include "executor/CompiledEngine.h"
 
-#include "executor/BufferSharing.h"
-#include "executor/MemoryPlacement.h"
-#include "executor/MemoryPrediction.h"
-#include "executor/StoragePlanner.h"
+#include "lowering/Lowering.h"
+
+#include "memory/BufferSharing.h"
+#include "memory/MemoryPlacement.h"
+#include "memory/MemoryPrediction.h"
+#include "memory/StoragePlanner.h"
 #include "schedule/Scheduler.h"
 #include "symbolic/PointSet.h"
 
@@ -21,13 +23,11 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, Pa
   p.passes = pipeline.run(p.graph, context);
   clock.lap("passes");
   IslContext isl;
-  ScheduleResult schedule = computeSchedule(p.graph, isl);
-  clock.add(schedule.phases);
-  p.clusters = schedule.clusters;
-  p.stores = chooseStores(p.graph, schedule.program);
-  clock.lap("storage plan");
-  p.loops = placeMemory(p.graph, schedule.program, p.stores);
-  clock.lap("memory placement");
+  LoweredProgram lowered = lowerProgram(p.graph, isl);
+  clock.add(lowered.phases);
+  p.clusters = lowered.schedule.clusters;
+  p.stores = std::move(lowered.stores);
+  p.loops = std::move(lowered.loops);
   p.compilePhases = clock.phases();
   return p;
 }

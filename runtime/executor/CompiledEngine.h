@@ -12,7 +12,7 @@
 #pragma once
 
 #include "executor/Executor.h"
-#include "executor/SwapPlacement.h"
+#include "memory/SwapPlacement.h"
 #include "pass/PhaseClock.h"
 #include "pass/Pipeline.h"
 #include "schedule/LoopAst.h"

@@ -20,11 +20,11 @@
 
 #include "executor/ExecError.h"
 #include "executor/MemoryPager.h"
-#include "executor/MemoryTimeline.h"
+#include "memory/MemoryTimeline.h"
 #include "executor/MemoryTracker.h"
 #include "executor/NodeProgram.h"
 #include "executor/SourceArrays.h"
-#include "executor/StoragePlan.h"
+#include "memory/StoragePlan.h"
 #include "executor/TensorStore.h"
 #include "graph/Graph.h"
 #include "kernels/cpu/CpuKernels.h"

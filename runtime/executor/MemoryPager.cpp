@@ -1,6 +1,6 @@
 #include "executor/MemoryPager.h"
 
-#include "executor/BufferSharing.h"
+#include "memory/BufferSharing.h"
 #include "schedule/LoopAst.h"
 
 #include <algorithm>
@@ -82,6 +82,7 @@ MemoryPager::MemoryPager(const Graph& g, const SymbolEnv& bounds, int64_t budget
   }
   lastUse_.assign(members_.size(), 0);
   shownAs_.assign(members_.size(), -1);
+  pagedOut_.assign(members_.size(), false);
   sourceBytes_.resize(n, 0);
 }
 
@@ -107,6 +108,16 @@ void MemoryPager::beforeExec(int node) {
   if (!sources_.find(node) && !sources_.findSwapped(node)) incoming += sourceBytes_[node];  // built by this exec
   if (tracker_.liveBytes() + incoming > budget_) makeRoom(incoming, usedBy_[node], nodeLabel(graph_.node(node)));
   for (int group : usedBy_[node]) bringIn(group);
+  // A store the plan swapped out whose buffer another store read here holds (the plan's swap freed
+  // nothing, and this exec needs it): back in, uncounted.
+  auto planned = [&](int id) {
+    if (!stores_[id]->swappedOut()) return;
+    sources_.swapIn(id);
+    stores_[id]->swapIn();
+  };
+  planned(node);
+  for (const Edge* e : graph_.inputs(node))
+    if (e->producer >= 0 && e->producer < static_cast<int>(stores_.size()) && stores_[e->producer]) planned(e->producer);
 }
 
 void MemoryPager::beforeWrite(int node, const std::vector<int64_t>& point, const Tensor& value) {
@@ -179,6 +190,7 @@ void MemoryPager::pageOut(int group) {
     stores_[m]->swapOut();
     sources_.swapOut(m);
   }
+  pagedOut_[group] = true;
   PagingReport::Counts& c = report_.nodes[shown];
   ++c.out;
   c.bytesOut += before - tracker_.liveBytes();
@@ -186,17 +198,14 @@ void MemoryPager::pageOut(int group) {
 }
 
 void MemoryPager::bringIn(int group) {
-  bool any = false;
+  if (!pagedOut_[group]) return;
+  pagedOut_[group] = false;
   for (int m : members_[group]) {
-    if (!stores_[m]->swappedOut() && !sources_.findSwapped(m)) continue;
-    any = true;
     sources_.swapIn(m);
     stores_[m]->swapIn();
   }
-  if (!any) return;
-  const int shown = shownAs_[group] >= 0 ? shownAs_[group] : members_[group].front();  // a planned swap_out's
-  ++report_.nodes[shown].in;
-  record_(MemoryEvent::Kind::PageIn, shown);
+  ++report_.nodes[shownAs_[group]].in;
+  record_(MemoryEvent::Kind::PageIn, shownAs_[group]);
 }
 
 }  // namespace tempo

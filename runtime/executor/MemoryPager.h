@@ -20,7 +20,7 @@
 // the run. Every page-out and page-in is a memory event (page_out, page_in).
 #pragma once
 
-#include "executor/MemoryTimeline.h"
+#include "memory/MemoryTimeline.h"
 #include "executor/MemoryTracker.h"
 #include "executor/NodeProgram.h"
 #include "executor/SourceArrays.h"
@@ -91,6 +91,7 @@ private:
   std::vector<std::vector<int>> usedBy_;      ///< per node id: the groups an exec of it uses
   std::vector<int64_t> lastUse_;              ///< per group: the tick it was last used
   std::vector<int> shownAs_;                  ///< per group: the node its page-outs are reported under
+  std::vector<bool> pagedOut_;                ///< per group: paged out by the pager, not back yet
   int64_t tick_ = 0;
   PagingReport report_;
 };

@@ -1,6 +1,6 @@
 #include "executor/MemoryProfile.h"
 
-#include "executor/StoragePlanner.h"
+#include "memory/StoragePlanner.h"
 
 #include <algorithm>
 

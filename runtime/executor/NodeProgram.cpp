@@ -1,6 +1,6 @@
 #include "executor/NodeProgram.h"
 
-#include "executor/BufferSharing.h"
+#include "memory/BufferSharing.h"
 
 #include "executor/ExecError.h"
 #include "kernels/cpu/CpuKernels.h"

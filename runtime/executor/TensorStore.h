@@ -15,7 +15,7 @@
 #pragma once
 
 #include "executor/MemoryTracker.h"
-#include "executor/StoragePlan.h"
+#include "memory/StoragePlan.h"
 #include "tensor/Tensor.h"
 
 #include <algorithm>

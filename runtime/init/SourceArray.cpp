@@ -6,10 +6,6 @@
 
 namespace tempo {
 
-bool isWholeArraySource(OpKind op) {
-  return op == OpKind::Load || op == OpKind::RandomNormal || op == OpKind::RandomUniform || op == OpKind::HashInit;
-}
-
 namespace {
 
 Tensor loadChecked(const Node& n, const std::vector<int64_t>& shape) {

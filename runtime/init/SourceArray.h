@@ -21,9 +21,6 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-/// Load, RandomNormal, RandomUniform and HashInit are built as whole arrays.
-bool isWholeArraySource(OpKind op);
-
 /// The whole array of `n` with shape `wholeShape` (the domain's bounds then
 /// the element shape). Throws SourceArrayError for a missing or malformed
 /// file, a wrong shape or dtype, or an op that is not a whole-array source.

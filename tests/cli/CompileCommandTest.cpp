@@ -52,7 +52,7 @@ TEST(CliCompile, PrintAfterAllShowsEveryPassWithDescriptionAndChange) {
   CliResult r = tempo({"compile", example("gpt_decode.tpo"), "--print-after=all"});
   ASSERT_EQ(r.code, 0) << r.err;
   for (const std::string& pass : kPasses) EXPECT_NE(r.out.find("=== after " + pass), std::string::npos) << pass;
-  EXPECT_EQ(count(r.out, "=== after "), kPasses.size());
+  EXPECT_EQ(count(r.out, "=== after "), kPasses.size() + 3);  // and the three lowering stages
   EXPECT_EQ(count(r.out, "\ngraph \""), kPasses.size());
   EXPECT_NE(r.out.find("change: "), std::string::npos);
   EXPECT_NE(r.out.find("note: "), std::string::npos) << r.out;
@@ -66,6 +66,36 @@ TEST(CliCompile, PrintAfterOnePassPrintsOnlyIt) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("change: no change"), std::string::npos) << r.out;
+}
+
+TEST(CliCompile, PrintAfterALoweringStagePrintsTheProgramAfterIt) {
+  CliResult summary = tempo({"compile", example("small/counter.tpo")});
+  ASSERT_EQ(summary.code, 0) << summary.err;
+  for (const char* stage : {"schedule", "storage-plan", "memory-placement"})
+    EXPECT_NE(summary.out.find(std::string(stage) + " "), std::string::npos) << stage << "\n" << summary.out;
+  EXPECT_EQ(count(summary.out, "(lowering)"), 3u) << summary.out;
+
+  CliResult schedule = tempo({"compile", example("small/counter.tpo"), "--print-after", "schedule"});
+  ASSERT_EQ(schedule.code, 0) << schedule.err;
+  EXPECT_EQ(count(schedule.out, "=== after "), 1u) << schedule.out;
+  EXPECT_NE(schedule.out.find("=== after schedule (lowering 1/3) ==="), std::string::npos) << schedule.out;
+  EXPECT_NE(schedule.out.find("for c0 in 0..T:"), std::string::npos) << schedule.out;
+  EXPECT_EQ(schedule.out.find("alloc %"), std::string::npos) << schedule.out;  // before memory placement
+
+  CliResult stores = tempo({"compile", example("small/counter.tpo"), "--print-after=storage-plan"});
+  ASSERT_EQ(stores.code, 0) << stores.err;
+  EXPECT_NE(stores.out.find("=== after storage-plan (lowering 2/3) ==="), std::string::npos) << stores.out;
+  EXPECT_NE(stores.out.find("%0 c"), std::string::npos) << stores.out;
+
+  CliResult placed = tempo({"compile", example("small/counter.tpo"), "--print-after=memory-placement"});
+  ASSERT_EQ(placed.code, 0) << placed.err;
+  EXPECT_NE(placed.out.find("=== after memory-placement (lowering 3/3) ==="), std::string::npos) << placed.out;
+  EXPECT_NE(placed.out.find("alloc %"), std::string::npos) << placed.out;
+
+  CliResult early = tempo({"compile", example("small/counter.tpo"), "--stop-after=branch-lowering",
+                           "--print-after=schedule"});
+  ASSERT_EQ(early.code, 0) << early.err;
+  EXPECT_NE(early.out.find("(stage schedule did not run"), std::string::npos) << early.out;
 }
 
 TEST(CliCompile, StopAfterAndDisableShapeTheRun) {

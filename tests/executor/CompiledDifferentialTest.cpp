@@ -12,7 +12,7 @@
 // TEMPO_DIFF_VERBOSE set, a failure also prints the optimised graph, its loops
 // and the storage plan.
 #include "executor/CompiledEngine.h"
-#include "executor/StoragePlanner.h"
+#include "memory/StoragePlanner.h"
 #include "graph/GraphPrinter.h"
 #include "frontend/Frontend.h"
 #include "interp/ReferenceInterpreter.h"

@@ -11,7 +11,7 @@
 #include "ExecutorTestSupport.h"
 
 #include "executor/Executor.h"
-#include "executor/StoragePlanner.h"
+#include "memory/StoragePlanner.h"
 #include "frontend/Frontend.h"
 #include "interp/ReferenceInterpreter.h"
 #include "schedule/Scheduler.h"

@@ -8,10 +8,10 @@
 // Examples that load .npy files get generated data instead (`normal(seed=1)`,
 // the same shapes and dtype), so every bound can change.
 #include "executor/CompiledEngine.h"
-#include "executor/MemoryPlacement.h"
-#include "executor/MemoryPrediction.h"
+#include "memory/MemoryPlacement.h"
+#include "memory/MemoryPrediction.h"
 #include "executor/PeakAgreement.h"
-#include "executor/StoragePlanner.h"
+#include "memory/StoragePlanner.h"
 #include "frontend/Frontend.h"
 #include "init/SourceArray.h"
 #include "pass/PassRegistry.h"

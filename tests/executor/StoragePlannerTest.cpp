@@ -4,7 +4,7 @@
 #include "ExecutorTestSupport.h"
 
 #include "executor/Executor.h"
-#include "executor/StoragePlanner.h"
+#include "memory/StoragePlanner.h"
 
 #include <gtest/gtest.h>
 

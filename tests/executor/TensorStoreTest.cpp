@@ -1,6 +1,6 @@
 // Tensor stores and the memory tracker: slots, eviction errors, byte accounting.
 #include "executor/ExecError.h"
-#include "executor/MemoryTimeline.h"
+#include "memory/MemoryTimeline.h"
 #include "executor/MemoryTracker.h"
 #include "executor/TensorStore.h"
 

@@ -6,7 +6,7 @@
 // schedule is parametric — executes every statement instance exactly once,
 // each after every producer point it reads. The fallback schedule passes the
 // same execution checks.
-#include "executor/MemoryPlacement.h"
+#include "memory/MemoryPlacement.h"
 #include "frontend/Frontend.h"
 #include "schedule/ScheduleCheck.h"
 #include "schedule/Scheduler.h"

@@ -13,6 +13,7 @@
 #include "graph/GraphNodeItem.h"
 #include "graph/GraphPrinter.h"
 #include "ops/Op.h"
+#include "lowering/Lowering.h"
 #include "pass/PassRegistry.h"
 #include "passes/DiffView.h"
 #include "passes/PassComparison.h"
@@ -24,6 +25,8 @@
 #include <QDir>
 #include <QImage>
 #include <QListWidget>
+#include <QPlainTextEdit>
+#include <QTabWidget>
 #include <QTreeWidget>
 
 #include <set>
@@ -113,7 +116,11 @@ private Q_SLOTS:
     std::vector<PassSnapshot> snapshots = defaultPipeline().run(g);
     std::vector<std::string> names = defaultPassNames();
     QCOMPARE(snapshots.size(), names.size());
-    QCOMPARE(tree()->topLevelItemCount(), static_cast<int>(names.size()) + 1);
+    const int stages = static_cast<int>(loweringStages().size());  // after the passes
+    QCOMPARE(tree()->topLevelItemCount(), static_cast<int>(names.size()) + 1 + stages);
+    for (int i = 0; i < stages; ++i)
+      QCOMPARE(tree()->topLevelItem(static_cast<int>(names.size()) + 1 + i)->text(0),
+               QString::fromStdString(loweringStages()[static_cast<size_t>(i)].name));
     QCOMPARE(tree()->topLevelItem(0)->text(0), QStringLiteral("input (after lowering)"));
     QVERIFY(!isGreyed(tree()->topLevelItem(0)));
     for (size_t i = 0; i < names.size(); ++i) {
@@ -174,9 +181,29 @@ private Q_SLOTS:
     stepper_->passList()->hideUnchangedBox()->setChecked(true);
     const auto& run = *stepper_->currentRun();
     int expected = 2;
-    while (expected < run.stepCount() && !run.snapshotAt(expected)->changed) ++expected;
+    while (expected < run.stepCount() && run.snapshotAt(expected) && !run.snapshotAt(expected)->changed) ++expected;
     QTest::keyClick(tree(), Qt::Key_Down);
     if (expected < run.stepCount()) QCOMPARE(stepper_->passList()->currentStep(), expected);
+  }
+
+  void loweringStagesShowTheProgramAfterThem() {
+    open(examplePath("rnn.tpo"));
+    QVERIFY(stepper_->selectPass("schedule"));
+    QVERIFY(comparison()->headerText().contains("lowering stage 1 of 3"));
+    QVERIFY(!comparison()->afterView()->isVisible());  // no graphs to compare
+    QCOMPARE(comparison()->tabs()->currentWidget(), comparison()->programView());
+    QVERIFY(comparison()->programView()->toPlainText().contains("for c0 in 0..T:"));
+    QVERIFY(!comparison()->programView()->toPlainText().contains("alloc %"));
+    QVERIFY(stepper_->selectPass("memory-placement"));
+    QVERIFY(comparison()->programView()->toPlainText().contains("alloc %"));
+    QVERIFY(comparison()->diffView()->toPlainText().startsWith("--- schedule"));
+    QVERIFY(comparison()->diffView()->addedLines() > 0);
+    QCOMPARE(comparison()->diffView()->removedLines(), 0);  // placement only adds memory statements
+    QVERIFY(stepper_->selectPass("storage-plan"));
+    QVERIFY(comparison()->programView()->toPlainText().contains("circular"));
+    QVERIFY(stepper_->selectPass("branch-lowering"));  // back to a pass: the graphs again
+    QVERIFY(comparison()->afterView()->isVisible());
+    QVERIFY(comparison()->tabs()->currentWidget() != comparison()->programView());
   }
 
   void clickingANodeInEitherGraphEmitsItsSourceRange() {

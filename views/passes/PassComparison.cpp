@@ -7,7 +7,9 @@
 #include "passes/DiffView.h"
 
 #include <QLabel>
+#include <QFontDatabase>
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -38,7 +40,7 @@ std::map<int, QString> marksOf(const std::set<NodeId>& ids, const QString& mark,
 PassComparison::PassComparison(QWidget* parent)
     : QWidget(parent), title_(new QLabel), description_(new QLabel), beforeCaption_(new QLabel),
       afterCaption_(new QLabel), before_(new GraphView), after_(new GraphView), diff_(new DiffView),
-      notes_(new QListWidget), tabs_(new QTabWidget) {
+      notes_(new QListWidget), program_(new QPlainTextEdit), tabs_(new QTabWidget) {
   title_->setTextFormat(Qt::RichText);
   // Long titles and captions wrap instead of forcing the studio window wide.
   for (QLabel* label : {title_, beforeCaption_, afterCaption_}) label->setWordWrap(true);
@@ -47,12 +49,18 @@ PassComparison::PassComparison(QWidget* parent)
   notes_->setWordWrap(true);
   diff_->setPlaceholderText(tr("This pass changed nothing."));
 
+  program_->setReadOnly(true);
+  program_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  program_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   auto* graphs = new QSplitter(Qt::Horizontal);
+  graphs_ = graphs;
   beforePane_ = pane(beforeCaption_, before_);
   graphs->addWidget(beforePane_);
   graphs->addWidget(pane(afterCaption_, after_));
   tabs_->addTab(diff_, QString());
   tabs_->addTab(notes_, QString());
+  tabs_->addTab(program_, tr("Program"));
+  tabs_->setTabVisible(2, false);
   tabs_->setDocumentMode(true);
   auto* vertical = new QSplitter(Qt::Vertical);
   vertical->addWidget(graphs);
@@ -111,11 +119,36 @@ void PassComparison::clear(const QString& message) {
   afterMarks_.clear();
   diff_->setDiff({});
   notes_->clear();
+  graphs_->setVisible(true);
+  tabs_->setTabVisible(2, false);
+  setTabCounts(0);
+}
+
+void PassComparison::showStage(const PipelineRun& run, int step, const LoweringSnapshot& stage) {
+  const int first = static_cast<int>(run.snapshots.size()) + 1;
+  title_->setText(tr("<b>%1</b> &nbsp;·&nbsp; lowering stage %2 of %3 &nbsp;·&nbsp; %4 ms")
+                      .arg(QString::fromStdString(stage.stage).toHtmlEscaped())
+                      .arg(step - first + 1)
+                      .arg(run.stages.size())
+                      .arg(stage.seconds * 1e3, 0, 'f', 1));
+  description_->setText(QString::fromStdString(stage.description) + QLatin1Char('.'));
+  beforeMarks_.clear();
+  afterMarks_.clear();
+  notes_->clear();
+  program_->setPlainText(QString::fromStdString(stage.text));
+  diff_->setDiff(QString::fromStdString(run.diffTexts[static_cast<size_t>(step)]));
+  graphs_->setVisible(false);
+  tabs_->setTabVisible(2, true);
+  tabs_->setCurrentIndex(2);
   setTabCounts(0);
 }
 
 void PassComparison::showStep(std::shared_ptr<const PipelineRun> run, int step) {
   if (!run || step < 0 || step >= run->stepCount()) return clear(tr("Select a pass."));
+  if (const LoweringSnapshot* stage = run->stageAt(step)) return showStage(*run, step, *stage);
+  graphs_->setVisible(true);
+  if (tabs_->currentIndex() == 2) tabs_->setCurrentIndex(0);
+  tabs_->setTabVisible(2, false);
   const PassSnapshot* snap = run->snapshotAt(step);
   const Graph& after = run->graphAt(step);
   notes_->clear();

@@ -8,7 +8,10 @@
 // (DiffView) and the notes the pass left (GraphChange::notes). The input step
 // shows only the input graph. When a step's graphs are laid out, each view
 // scrolls its first marked node into sight. Clicking a node in either graph re-emits
-// nodeActivated with its source range.
+// nodeActivated with its source range. A lowering stage (schedule, storage-plan,
+// memory-placement) has no graphs to compare: it shows the program after it in a
+// Program tab (the loops, or the storage plan) and, for memory-placement, the
+// diff against the scheduled loops (the alloc and free lines it adds).
 #pragma once
 
 #include "passes/PipelineRun.h"
@@ -20,6 +23,7 @@
 
 class QLabel;
 class QListWidget;
+class QPlainTextEdit;
 class QSplitter;
 class QTabWidget;
 
@@ -42,6 +46,7 @@ public:
   GraphView* afterView() const { return after_; }
   DiffView* diffView() const { return diff_; }
   QListWidget* notesList() const { return notes_; }
+  QPlainTextEdit* programView() const { return program_; }
   QTabWidget* tabs() const { return tabs_; }
   QString headerText() const;
   /// The marks given to the before/after graphs for the step shown.
@@ -54,6 +59,7 @@ Q_SIGNALS:
 private:
   QWidget* pane(QLabel* caption, GraphView* view);
   void setTabCounts(int notes);
+  void showStage(const PipelineRun& run, int step, const LoweringSnapshot& stage);
   /// Scrolls `view` so the first marked node is on screen (once per step shown).
   void reveal(GraphView* view, const std::map<int, QString>& marks);
 
@@ -64,8 +70,10 @@ private:
   GraphView* before_;
   GraphView* after_;
   QWidget* beforePane_ = nullptr;
+  QWidget* graphs_ = nullptr;
   DiffView* diff_;
   QListWidget* notes_;
+  QPlainTextEdit* program_;
   QTabWidget* tabs_;
   std::map<int, QString> beforeMarks_, afterMarks_;
   bool revealBefore_ = false, revealAfter_ = false;  ///< a view's next layout reveals its marks

@@ -58,6 +58,15 @@ QTreeWidgetItem* PassList::makeItem(int step) const {
   item->setData(0, kStepRole, step);
   item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
   item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
+  if (const LoweringSnapshot* stage = run_->stageAt(step)) {
+    item->setText(0, QString::fromStdString(stage->stage));
+    item->setText(1, tr("lowering"));
+    item->setText(2, formatDuration(std::chrono::nanoseconds(static_cast<int64_t>(stage->seconds * 1e9))));
+    const QString tip = tooltipFor(QString::fromStdString(stage->stage), stage->description);
+    for (int c = 0; c < 3; ++c) item->setToolTip(c, tip);
+    item->setData(0, kChangedRole, true);
+    return item;
+  }
   const PassSnapshot* snap = run_->snapshotAt(step);
   if (!snap) {
     item->setText(0, tr("input (after lowering)"));
@@ -101,7 +110,7 @@ void PassList::setRun(std::shared_ptr<const PipelineRun> run) {
 int PassList::stepNamed(const QString& name) const {
   if (name == kInputName) return 0;
   for (int step = 1; run_ && step < run_->stepCount(); ++step)
-    if (QString::fromStdString(run_->snapshotAt(step)->passName) == name) return step;
+    if (QString::fromStdString(nameOf(step)) == name) return step;
   return -1;
 }
 
@@ -128,7 +137,13 @@ bool PassList::selectPass(const QString& name) { return selectStep(stepNamed(nam
 QString PassList::currentName() const {
   const int step = currentStep();
   if (step < 0 || !run_) return {};
-  return step == 0 ? kInputName : QString::fromStdString(run_->snapshotAt(step)->passName);
+  return step == 0 ? kInputName : QString::fromStdString(nameOf(step));
+}
+
+std::string PassList::nameOf(int step) const {
+  if (const LoweringSnapshot* stage = run_->stageAt(step)) return stage->stage;
+  const PassSnapshot* snap = run_->snapshotAt(step);
+  return snap ? snap->passName : std::string();
 }
 
 void PassList::applyVisibility() {

@@ -3,7 +3,8 @@
 // One row per step of a PipelineRun: first "input (after lowering)", then
 // every pass of the default pipeline in order, with the number of nodes it
 // changed (added + removed + rewritten, from the GraphDiff) and the time it
-// took. A row's tooltip is the pass's student description. Passes that
+// took, then the lowering stages (schedule, storage-plan, memory-placement)
+// with their times. A row's tooltip is the pass's student description. Passes that
 // changed nothing are greyed, and the "Hide passes that changed nothing"
 // check box hides them (the input row always stays). Up/Down step through
 // the visible rows; `currentStepChanged` reports the selected step (0 =
@@ -52,8 +53,10 @@ private:
   void applyVisibility();
   void applyColours();
   QTreeWidgetItem* makeItem(int step) const;
-  /// The step of the pass called `name` ("input": 0); -1 if none.
+  /// The step of the pass or stage called `name` ("input": 0); -1 if none.
   int stepNamed(const QString& name) const;
+  /// The pass or lowering stage name of `step` (>= 1).
+  std::string nameOf(int step) const;
 
   std::shared_ptr<const PipelineRun> run_;
   QCheckBox* hideUnchanged_;

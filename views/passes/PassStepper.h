@@ -1,12 +1,14 @@
-// PassStepper: step through the compiler's default pipeline, pass by pass.
+// PassStepper: step through the compiler's default pipeline, pass by pass, then its lowering.
 //
-// Given a checked program, it runs defaultPipeline() on a copy of the
+// Given a checked program, it runs defaultPipeline() and the lowering stages
+// (lowerProgram: schedule, storage-plan, memory-placement) on a copy of the
 // program's graph off the UI thread (QtConcurrent) and shows the result: on
 // the left the pipeline as a list (PassList: input, then each pass with its
-// changed-node count and time, unchanged passes greyed and hideable), on the
-// right the selected pass in detail (PassComparison: the graph before and
-// after it with removed/added/rewritten nodes marked, the unified SDG diff,
-// the pass's notes). Up/Down step through the passes. Every run carries a
+// changed-node count and time, unchanged passes greyed and hideable, then the
+// stages), on the right the selected step in detail (PassComparison: for a
+// pass, the graph before and after it with removed/added/rewritten nodes
+// marked, the unified SDG diff, the pass's notes; for a stage, the program
+// after it). Up/Down step through the passes. Every run carries a
 // generation number: when a program is set while an earlier run is still in
 // flight, only the latest program's run is ever shown. Clicking a node in
 // either graph re-emits nodeActivated with its source range, for the editor.

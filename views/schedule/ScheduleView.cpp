@@ -3,7 +3,7 @@
 #include "common/Background.h"
 
 #include "executor/CompiledEngine.h"
-#include "executor/StoragePlanner.h"
+#include "memory/StoragePlanner.h"
 #include "pass/PassRegistry.h"
 #include "schedule/IterationSpaceView.h"
 #include "schedule/LoopCodeEdit.h"

@@ -1,7 +1,6 @@
-#include "executor/MemoryPlacement.h"
+#include "memory/MemoryPlacement.h"
 
-#include "executor/StoragePlanner.h"
-#include "init/SourceArray.h"
+#include "memory/StoragePlanner.h"
 
 #include <algorithm>
 #include <optional>

@@ -29,7 +29,7 @@
 // initialised source, whose store holds windows of it) and the reason for the choice.
 #pragma once
 
-#include "executor/StoragePlan.h"
+#include "memory/StoragePlan.h"
 #include "graph/Graph.h"
 #include "schedule/LoopAst.h"
 

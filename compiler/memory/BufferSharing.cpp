@@ -1,4 +1,4 @@
-#include "executor/BufferSharing.h"
+#include "memory/BufferSharing.h"
 
 #include <algorithm>
 #include <optional>

@@ -1,6 +1,5 @@
-#include "executor/RecomputeCost.h"
+#include "memory/RecomputeCost.h"
 
-#include "init/SourceArray.h"
 
 #include <algorithm>
 

@@ -15,8 +15,8 @@
 // walk appends one event per memory statement, as the executor does.
 #pragma once
 
-#include "executor/BufferSharing.h"
-#include "executor/MemoryTimeline.h"
+#include "memory/BufferSharing.h"
+#include "memory/MemoryTimeline.h"
 #include "schedule/LoopAst.h"
 
 #include <cstdint>

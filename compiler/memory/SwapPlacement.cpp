@@ -1,10 +1,10 @@
-#include "executor/SwapPlacement.h"
+#include "memory/SwapPlacement.h"
 
-#include "executor/BudgetFloor.h"
-#include "executor/BufferSharing.h"
+#include "memory/BudgetFloor.h"
+#include "memory/BufferSharing.h"
 
-#include "executor/MemoryPrediction.h"
-#include "executor/RecomputeCost.h"
+#include "memory/MemoryPrediction.h"
+#include "memory/RecomputeCost.h"
 
 #include <algorithm>
 #include <map>

@@ -24,7 +24,7 @@
 // lives in runtime/executor and not in compiler/schedule.
 #pragma once
 
-#include "executor/StoragePlan.h"
+#include "memory/StoragePlan.h"
 #include "graph/Graph.h"
 #include "schedule/LoopAst.h"
 

@@ -1,6 +1,5 @@
-#include "executor/StoragePlanner.h"
+#include "memory/StoragePlanner.h"
 
-#include "executor/SourceArrays.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "executor/MemoryPrediction.h"
+#include "memory/MemoryPrediction.h"
 
 #include <algorithm>
 

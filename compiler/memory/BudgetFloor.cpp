@@ -1,9 +1,8 @@
 // BudgetFloor: the largest working set at the domain corners, or the outputs together.
-#include "executor/BudgetFloor.h"
+#include "memory/BudgetFloor.h"
 
-#include "executor/BufferSharing.h"
+#include "memory/BufferSharing.h"
 #include "graph/MergeBranches.h"
-#include "init/SourceArray.h"
 #include "schedule/LoopAst.h"
 
 #include <algorithm>

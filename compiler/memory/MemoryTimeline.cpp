@@ -1,4 +1,4 @@
-#include "executor/MemoryTimeline.h"
+#include "memory/MemoryTimeline.h"
 
 #include <algorithm>
 

@@ -1,0 +1,44 @@
+// Lowering: the compiler's stages after the graph passes, as one linear sequence.
+//
+// The optimised SDG is lowered in named stages, each a step of its own with a
+// snapshot of the program after it, the way the graph passes are (and the way
+// Halide's Lower.cpp logs after each step): `schedule` (isl's parametric
+// schedule to a loop program, Scheduler), `storage-plan` (a store kind per
+// node, StoragePlanner) and `memory-placement` (alloc / free in the loops with
+// symbolic sizes, MemoryPlacement). Budget swaps and recomputes come later, at
+// run time's bounds (SwapPlacement), since a budget is a number of bytes.
+// `tempo compile --print-after STAGE` prints a stage's snapshot; the compiled
+// engine, the CLI and the studio all lower through `lowerProgram`.
+#pragma once
+
+#include "lowering/LoweringStages.h"
+#include "memory/StoragePlan.h"
+#include "pass/PhaseClock.h"
+#include "schedule/LoopAst.h"
+#include "schedule/Scheduler.h"
+#include "symbolic/PointSet.h"
+
+#include <string>
+#include <vector>
+
+namespace tempo {
+
+struct LoweringOptions {
+  ScheduleOptions schedule;
+  /// Print the program after each stage into LoweringSnapshot::text (costs a print per stage).
+  bool snapshots = false;
+};
+
+struct LoweredProgram {
+  ScheduleResult schedule;  ///< isl's result; `schedule.program` is the loops before any memory statement
+  StoragePlan stores;       ///< the store kind of each node
+  LoopProgram loops;        ///< the loops with Alloc / Free placed
+  PhaseSeconds phases;      ///< the schedule's phases, then `storage plan` and `memory placement`
+  std::vector<LoweringSnapshot> snapshots;  ///< one per stage, in order (text empty unless asked for)
+};
+
+/// Lowers the optimised graph `g`. Throws what computeSchedule throws (IslError,
+/// std::invalid_argument) when the graph cannot be scheduled.
+LoweredProgram lowerProgram(const Graph& g, IslContext& isl, const LoweringOptions& options = {});
+
+}  // namespace tempo
