@@ -73,11 +73,15 @@ MemoryPager::MemoryPager(const Graph& g, const SymbolEnv& bounds, int64_t budget
     members_[it->second].push_back(id);
   }
   usedBy_.resize(n);
+  producers_.resize(n);
   for (int id = 0; id < n; ++id) {
     if (groupOf_[id] < 0) continue;
     std::set<int> groups{groupOf_[id]};
     for (const Edge* e : g.inputs(id))
-      if (e->producer >= 0 && e->producer < n && groupOf_[e->producer] >= 0) groups.insert(groupOf_[e->producer]);
+      if (e->producer >= 0 && e->producer < n && groupOf_[e->producer] >= 0) {
+        groups.insert(groupOf_[e->producer]);
+        producers_[id].push_back(e->producer);
+      }
     usedBy_[id].assign(groups.begin(), groups.end());
   }
   lastUse_.assign(members_.size(), 0);
@@ -108,16 +112,15 @@ void MemoryPager::beforeExec(int node) {
   if (!sources_.find(node) && !sources_.findSwapped(node)) incoming += sourceBytes_[node];  // built by this exec
   if (tracker_.liveBytes() + incoming > budget_) makeRoom(incoming, usedBy_[node], nodeLabel(graph_.node(node)));
   for (int group : usedBy_[node]) bringIn(group);
-  // A store the plan swapped out whose buffer another store read here holds (the plan's swap freed
-  // nothing, and this exec needs it): back in, uncounted.
+  // The plan brings a store it swapped out back before its next use; should an exec need one
+  // earlier all the same, it comes back here (uncounted) rather than the read failing.
   auto planned = [&](int id) {
     if (!stores_[id]->swappedOut()) return;
     sources_.swapIn(id);
     stores_[id]->swapIn();
   };
   planned(node);
-  for (const Edge* e : graph_.inputs(node))
-    if (e->producer >= 0 && e->producer < static_cast<int>(stores_.size()) && stores_[e->producer]) planned(e->producer);
+  for (int p : producers_[node]) planned(p);
 }
 
 void MemoryPager::beforeWrite(int node, const std::vector<int64_t>& point, const Tensor& value) {

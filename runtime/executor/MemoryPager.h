@@ -89,6 +89,7 @@ private:
   std::vector<int> groupOf_;                  ///< per node id: its group (-1 without a store)
   std::vector<std::vector<int>> members_;     ///< per group: its nodes
   std::vector<std::vector<int>> usedBy_;      ///< per node id: the groups an exec of it uses
+  std::vector<std::vector<int>> producers_;   ///< per node id: the nodes it reads
   std::vector<int64_t> lastUse_;              ///< per group: the tick it was last used
   std::vector<int> shownAs_;                  ///< per group: the node its page-outs are reported under
   std::vector<bool> pagedOut_;                ///< per group: paged out by the pager, not back yet
