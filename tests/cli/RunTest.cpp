@@ -122,6 +122,32 @@ TEST(CliRun, MemoryProfileWritesTheTimelineMeasuredBesidePredicted) {
             kExitUsage);
 }
 
+// Under a budget the plan cannot meet, the profile says what the pager did, has its
+// page_out / page_in events, and gives predicted live bytes only before the first of
+// them (the prediction has no page events to line up with).
+TEST(CliRun, MemoryProfileUnderABudgetHasThePagersEvents) {
+  TempDir dir("memprofile-budget");
+  CliResult r = tempo({"run", example("returns.tpo"), "--memory-budget", "300", "--memory-profile", dir.str("b.json")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream file(dir.str("b.json"));
+  nlohmann::json j = nlohmann::json::parse(file);
+  EXPECT_EQ(j["budget"]["bytes"], 300);
+  EXPECT_EQ(j["budget"]["planMeetsIt"], false);
+  EXPECT_EQ(j["budget"]["statementsOverBudget"], 0);
+  const int64_t pageOuts = j["budget"]["pageOuts"];
+  EXPECT_GT(pageOuts, 0);
+  EXPECT_LE(j["peak"]["measured"].get<int64_t>(), 300);
+  int64_t seenPageOuts = 0;
+  bool paged = false;
+  for (const auto& e : j["events"]) {
+    const std::string kind = e["kind"];
+    seenPageOuts += kind == "page_out" ? e["count"].get<int64_t>() : 0;  // few events: none merged
+    paged = paged || kind == "page_out" || kind == "page_in";
+    if (paged) EXPECT_FALSE(e.contains("predicted")) << e.dump();
+  }
+  EXPECT_EQ(seenPageOuts, pageOuts);
+}
+
 TEST(CliRun, ScheduleOptimizedPrintsTheLoopsTheRunExecutes) {
   // Issue 10's program: after static tiling the window's producer keeps 8 steps, in one loop with its reader.
   TempDir dir("optimized");
