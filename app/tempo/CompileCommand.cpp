@@ -19,11 +19,14 @@ CLI::App* addCompileCommand(CLI::App& app, CompileOptions& options) {
   cmd->add_flag("--passes", options.listPasses, "List the passes of the pipeline with their descriptions");
   cmd->add_option("--print-after", options.printAfter,
                   "Print the change and the SDG after this pass, or the program after this lowering stage "
-                  "(schedule, storage-plan, memory-placement), or 'all'");
+                  "(schedule, storage-plan, memory-placement, kernel-formation, llvm-ir, machine-code), or 'all'");
   cmd->add_option("--stop-after", options.stopAfter, "Stop the pipeline after this pass");
   cmd->add_option("--block-size", options.blockSize, "Static tiling's block size (default: the cost model's)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--disable", options.disabled, "Skip this pass (may be repeated)")->take_all();
+  cmd->add_option("--emit", options.emit, "Print the generated code: the kernel table, LLVM IR after -O3, or assembly")
+      ->check(CLI::IsMember({"kernels", "llvm", "asm"}));
+  cmd->add_option("--kernel", options.kernel, "With --emit: only this kernel (its name, e.g. k7_h, or its node, %7)");
   return cmd;
 }
 
@@ -93,6 +96,32 @@ void printSummary(const Pipeline& pipeline, const std::vector<PassSnapshot>& sna
   out << "\n";
 }
 
+/// `--emit`: the kernel table, IR or assembly, whole or of one kernel.
+int emitCode(const CompileOptions& options, const Graph& graph, const LoweredProgram& lowered, std::ostream& out,
+             std::ostream& err) {
+  const NativeModule& native = *lowered.native;
+  if (options.kernel.empty()) {
+    if (options.emit == "kernels") out << printKernelProgram(graph, lowered.kernels);
+    else if (native.kernels().empty()) out << "(no generated kernels: every node runs a library or runtime kernel)\n";
+    else out << (options.emit == "llvm" ? native.ir() : native.assembly());
+    return kExitOk;
+  }
+  const Kernel* k = lowered.kernels.find(options.kernel);
+  if (!k) {
+    err << "tempo compile: no kernel '" << options.kernel << "'; the kernels are:";
+    for (const Kernel& each : lowered.kernels.kernels) err << " " << each.name;
+    err << "\n";
+    return kExitUsage;
+  }
+  if (options.emit == "kernels" || k->kind != KernelKind::Generated) {
+    out << printKernel(graph, *k);
+    if (options.emit != "kernels") out << "(" << k->name << " is a " << kernelKindName(k->kind) << " kernel: no generated code)\n";
+    return kExitOk;
+  }
+  out << (options.emit == "llvm" ? native.kernelIr(k->name) : native.kernelAssembly(k->name));
+  return kExitOk;
+}
+
 }  // namespace
 
 int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& err) {
@@ -114,6 +143,14 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
     err << "tempo compile: a FILE is required (or --passes)\n";
     return kExitUsage;
   }
+  if (!options.kernel.empty() && options.emit.empty()) {
+    err << "tempo compile: --kernel needs --emit kernels|llvm|asm\n";
+    return kExitUsage;
+  }
+  if (!options.emit.empty() && (!options.printAfter.empty() || !options.stopAfter.empty())) {
+    err << "tempo compile: --emit prints the code of the whole pipeline: no --print-after or --stop-after with it\n";
+    return kExitUsage;
+  }
   FrontendResult program = compileReporting(options.file, err);
   if (!program.ok()) return kExitProgramErrors;
   Graph graph = program.graph;
@@ -126,17 +163,23 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
     return kExitRuntime;
   }
   // The lowering stages run after the whole pipeline only (not after --stop-after).
-  std::vector<LoweringSnapshot> stages;
-  const bool stageAsked = options.printAfter == "all" || isLoweringStage(options.printAfter);
+  LoweredProgram lowered;
+  const bool stageAsked = options.printAfter == "all" || isLoweringStage(options.printAfter) || !options.emit.empty();
   if (options.stopAfter.empty() && (options.printAfter.empty() || stageAsked)) {
     try {
       IslContext isl;
-      stages = lowerProgram(graph, isl, LoweringOptions{{}, stageAsked}).snapshots;
+      lowered = lowerProgram(graph, isl, LoweringOptions{{}, stageAsked});
     } catch (const std::exception& e) {
       err << "tempo compile: internal compiler error in lowering: " << e.what() << "\n";
       return kExitRuntime;
     }
   }
+  if (!options.emit.empty()) {
+    int code = emitCode(options, graph, lowered, out, err);
+    out << std::flush;
+    return code;
+  }
+  const std::vector<LoweringSnapshot>& stages = lowered.snapshots;
   if (options.printAfter.empty()) {
     printSummary(pipeline, snaps, stages, out);
     out << printGraph(graph);

@@ -1,5 +1,5 @@
 // CompileCommand: `tempo compile FILE [--passes] [--print-after=PASS|all]
-// [--stop-after=PASS] [--disable=PASS]...`.
+// [--stop-after=PASS] [--disable=PASS]... [--emit kernels|llvm|asm [--kernel NAME]]`.
 //
 // Runs the compiler's pass pipeline on a program and shows what each pass
 // did. `--passes` lists the pipeline (name and description) without
@@ -7,7 +7,11 @@
 // header with the pass's name and description, what changed (counts and the
 // pass's notes, or "no change") and the SDG after it. Without it, a table
 // with one line per pass (changed nodes, time) is followed by the final SDG.
-// An unknown pass name is a usage error (exit 2) that lists the valid names.
+// `--emit` prints the generated code instead: the kernel table (`kernels`),
+// the LLVM IR after -O3 (`llvm`) or the assembly (`asm`), of the whole module
+// or of one kernel (`--kernel k7_h` or `--kernel %7`), the way Compiler
+// Explorer shows one function. An unknown pass or kernel name is a usage error
+// (exit 2) that lists the valid names.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -25,6 +29,8 @@ struct CompileOptions {
   std::string stopAfter;
   std::vector<std::string> disabled;
   int64_t blockSize = 0;  ///< static tiling's block size (0: the cost model's)
+  std::string emit;       ///< "kernels", "llvm", "asm" or "" (no code printed)
+  std::string kernel;     ///< with emit: one kernel's name or node (`%7`)
 };
 
 /// Registers the `compile` subcommand on `app`, filling `options` when parsed.

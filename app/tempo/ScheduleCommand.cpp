@@ -119,7 +119,7 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
   if (options.fallback) scheduleOptions.algorithm = ScheduleOptions::Algorithm::Fallback;
   LoweredProgram lowered;
   try {
-    lowered = lowerProgram(g, ctx, LoweringOptions{scheduleOptions, false});
+    lowered = lowerProgram(g, ctx, LoweringOptions{scheduleOptions, false, false});
   } catch (const IslError& e) {
     err << options.file << ": error: cannot schedule the program: " << e.what() << "\n";
     return kExitProgramErrors;

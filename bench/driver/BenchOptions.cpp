@@ -22,6 +22,9 @@ void addBenchOptions(CLI::App& app, BenchOptions& o) {
   app.add_option("--matmul", o.matmul, "Accumulation of the compiled engine's f32 matmuls: f32 (default, sgemm) or f64 (the reference's numerics)")
       ->check(CLI::IsMember({"f64", "f32"}))
       ->capture_default_str();
+  app.add_option("--kernels", o.kernels, "Compiled engine: generated (LLVM) kernels where formed, or the library kernels only")
+      ->check(CLI::IsMember({"generated", "library"}))
+      ->capture_default_str();
   app.add_option("--label", o.label, "Free text copied into the JSON record");
 }
 

@@ -2,7 +2,8 @@
 //
 //   tempo_bench PROGRAM [--set NAME=INT]... [--engine compiled|reference]
 //               [--warmup N] [--reps N] [--unit BOUND] [--synthetic]
-//               [--expect OUTPUT.FIELD=VALUE]... [--rtol X] [--matmul f64|f32] [--label TEXT]
+//               [--expect OUTPUT.FIELD=VALUE]... [--rtol X] [--matmul f64|f32]
+//               [--kernels generated|library] [--label TEXT]
 //
 // One engine per process, so the process's peak RSS belongs to that engine
 // (the PyTorch peers also run one configuration per process). --unit names
@@ -12,7 +13,8 @@
 // --expect compares an output's checksum with a peer's value (exit code 4
 // when one does not hold). --matmul f64 switches the compiled engine's f32
 // matmuls from the default f32 accumulation (sgemm, as PyTorch computes them)
-// to f64 (widened operands and dgemm, the reference's numerics).
+// to f64 (widened operands and dgemm, the reference's numerics). --kernels
+// library runs the library kernels where generated ones exist (codegen's A/B).
 #pragma once
 
 #include "driver/OutputChecksum.h"
@@ -44,6 +46,7 @@ struct BenchOptions {
   std::vector<std::string> expectations;  ///< `OUTPUT.FIELD=VALUE`, as given
   double rtol = 1e-4;
   std::string matmul = "f32";             ///< f32 matmul accumulation of the compiled engine
+  std::string kernels = "generated";      ///< generated (LLVM) kernels where formed, or library ones only
   std::string label;
 };
 

@@ -47,7 +47,7 @@ Summary summarise(std::vector<double> values) {
 }
 
 EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan,
-                           cpu::MatmulAccumulation matmul) {
+                           cpu::MatmulAccumulation matmul, bool generatedKernels) {
   EngineTimings t;
   t.engine = "compiled";
   Clock::time_point start = Clock::now();
@@ -58,6 +58,7 @@ EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const Timing
   t.runBaseRssMiB = currentRssMiB();
   CompiledRunOptions options;
   options.matmul = matmul;
+  options.generatedKernels = generatedKernels;
   repeat(plan, t, [&](bool timed) {
     CompiledRunResult r = runCompiled(program, bounds, options);
     if (!timed) return;
@@ -65,6 +66,7 @@ EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const Timing
     t.peakBytes = r.stats.peakBytes;
     t.predictedBytes = r.predictedBytes;
     t.work = r.stats.execs;
+    t.nativeCalls = r.stats.nativeCalls;
     t.outputs = std::move(r.outputs);
   });
   t.runPeakRssMiB = reset ? peakRssSinceResetMiB() : std::numeric_limits<double>::quiet_NaN();

@@ -51,13 +51,14 @@ struct EngineTimings {
   int64_t peakBytes = 0;         ///< compiled only: MemoryTracker peak (last repetition)
   int64_t predictedBytes = 0;    ///< compiled only: the storage plan's prediction
   int64_t work = 0;              ///< statements executed (compiled) or points evaluated (reference)
+  int64_t nativeCalls = 0;       ///< compiled: statements a generated kernel computed
   std::vector<std::pair<std::string, Tensor>> outputs;  ///< of the last repetition
 };
 
 /// Compiles `g` with the default pipeline, then times runCompiled at `bounds`
 /// with f32 matmuls accumulated as `matmul` says. Throws PassError, ExecError or std::runtime_error.
 EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan,
-                           cpu::MatmulAccumulation matmul);
+                           cpu::MatmulAccumulation matmul, bool generatedKernels = true);
 
 /// Times a fresh ReferenceInterpreter evaluating every output. Throws EvalError.
 EngineTimings timeReference(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan);

@@ -1,5 +1,6 @@
 #include "lowering/Lowering.h"
 
+#include "kernels/KernelFormation.h"
 #include "memory/MemoryPlacement.h"
 #include "memory/StoragePlanner.h"
 
@@ -29,6 +30,29 @@ LoweredProgram lowerProgram(const Graph& g, IslContext& isl, const LoweringOptio
   out.loops = placeMemory(g, out.schedule.program, out.stores);
   finish(2, [&] { return printLoopProgram(g, out.loops); });
   out.phases.emplace_back("memory placement", out.snapshots[2].seconds);
+  out.kernels = formKernels(g, out.loops);
+  finish(3, [&] { return printKernelProgram(g, out.kernels); });
+  out.phases.emplace_back("kernel formation", out.snapshots[3].seconds);
+  if (!options.codegen) return out;
+  out.native = NativeModule::compile(out.kernels, CodegenOptions{options.snapshots, options.snapshots});
+  const NativeModule& native = *out.native;
+  // The module compiles in one go; its two stages report their own parts of it.
+  auto record = [&](size_t stage, double seconds, std::string text) {
+    out.snapshots.push_back({stages[stage].name, stages[stage].description, options.snapshots ? std::move(text) : "", seconds});
+    out.phases.emplace_back(stages[stage].name == "llvm-ir" ? "llvm ir" : "machine code", seconds);
+  };
+  std::string count = std::to_string(native.kernels().size()) + " generated kernels in " +
+                      std::to_string(native.functionCount()) + " functions";
+  bool none = native.kernels().empty();
+  record(4, native.optimiseSeconds(),
+         none ? "; no generated kernels\n" : "; " + count + ", optimised at -O3 for " + native.cpu() + "\n" + native.ir());
+  record(5, native.machineCodeSeconds(),
+         none ? "# no generated kernels\n" : "# " + count + ", compiled by LLJIT for " + native.cpu() + "\n" + native.assembly());
+  if (options.snapshots)
+    for (const NativeKernel& k : native.kernels()) {
+      out.snapshots[4].kernels.emplace_back(k.name, native.kernelIr(k.name));
+      out.snapshots[5].kernels.emplace_back(k.name, native.kernelAssembly(k.name));
+    }
   return out;
 }
 

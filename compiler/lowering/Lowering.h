@@ -4,13 +4,18 @@
 // snapshot of the program after it, the way the graph passes are (and the way
 // Halide's Lower.cpp logs after each step): `schedule` (isl's parametric
 // schedule to a loop program, Scheduler), `storage-plan` (a store kind per
-// node, StoragePlanner) and `memory-placement` (alloc / free in the loops with
-// symbolic sizes, MemoryPlacement). Budget swaps and recomputes come later, at
+// node, StoragePlanner), `memory-placement` (alloc / free in the loops with
+// symbolic sizes, MemoryPlacement), `kernel-formation` (a kernel per executed
+// node, KernelFormation), `llvm-ir` (the generated kernels as one LLVM module,
+// optimised at -O3) and `machine-code` (that module compiled by ORC's LLJIT
+// for the host CPU, NativeModule; docs/codegen.md). Budget swaps and recomputes come later, at
 // run time's bounds (SwapPlacement), since a budget is a number of bytes.
 // `tempo compile --print-after STAGE` prints a stage's snapshot; the compiled
 // engine, the CLI and the studio all lower through `lowerProgram`.
 #pragma once
 
+#include "codegen/NativeModule.h"
+#include "kernels/Kernel.h"
 #include "lowering/LoweringStages.h"
 #include "memory/StoragePlan.h"
 #include "pass/PhaseClock.h"
@@ -27,13 +32,17 @@ struct LoweringOptions {
   ScheduleOptions schedule;
   /// Print the program after each stage into LoweringSnapshot::text (costs a print per stage).
   bool snapshots = false;
+  /// Run the llvm-ir and machine-code stages (false: stop after kernel formation, no JIT).
+  bool codegen = true;
 };
 
 struct LoweredProgram {
   ScheduleResult schedule;  ///< isl's result; `schedule.program` is the loops before any memory statement
   StoragePlan stores;       ///< the store kind of each node
   LoopProgram loops;        ///< the loops with Alloc / Free placed
-  PhaseSeconds phases;      ///< the schedule's phases, then `storage plan` and `memory placement`
+  KernelProgram kernels;    ///< a kernel per executed node
+  std::shared_ptr<const NativeModule> native;  ///< the generated kernels as machine code (null without codegen)
+  PhaseSeconds phases;      ///< the schedule's phases, then one per later stage
   std::vector<LoweringSnapshot> snapshots;  ///< one per stage, in order (text empty unless asked for)
 };
 

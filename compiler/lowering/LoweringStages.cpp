@@ -9,6 +9,9 @@ const std::vector<LoweringStage>& loweringStages() {
       {"schedule", "isl's parametric schedule of the statement instances, as a loop program"},
       {"storage-plan", "a store per node: whole, point, circular window or blocks, from its reads"},
       {"memory-placement", "alloc and free in the loops around each store's uses, sizes symbolic in the bounds"},
+      {"kernel-formation", "a kernel per executed node: generated (elementwise, fused), library (gemm, reductions) or runtime"},
+      {"llvm-ir", "the generated kernels as one LLVM module, optimised at -O3 for the host CPU"},
+      {"machine-code", "the module compiled to machine code by ORC's LLJIT; its assembly"},
   };
   return stages;
 }

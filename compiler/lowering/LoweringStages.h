@@ -6,12 +6,13 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tempo {
 
 struct LoweringStage {
-  std::string name;         ///< `schedule`, `storage-plan`, `memory-placement`
+  std::string name;         ///< `schedule`, `storage-plan`, ..., `machine-code`
   std::string description;  ///< one line, for listings
 };
 
@@ -25,6 +26,8 @@ struct LoweringSnapshot {
   std::string description;
   std::string text;    ///< the loop program after the stage (and the storage plan after storage-plan)
   double seconds = 0;  ///< the stage's wall-clock time
+  /// llvm-ir and machine-code: each generated kernel's own part of `text` (name, text), in node order.
+  std::vector<std::pair<std::string, std::string>> kernels;
 };
 
 }  // namespace tempo

@@ -28,6 +28,8 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, Pa
   p.clusters = lowered.schedule.clusters;
   p.stores = std::move(lowered.stores);
   p.loops = std::move(lowered.loops);
+  p.kernels = std::move(lowered.kernels);
+  p.native = std::move(lowered.native);
   p.compilePhases = clock.phases();
   return p;
 }
@@ -58,7 +60,8 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
   }
   Executor executor(program.graph, loops,
                     ExecutorOptions{values, std::move(plan), options.cancel, options.progress, {options.matmul},
-                                    options.planStorage ? options.memoryBudget : std::nullopt});
+                                    options.planStorage ? options.memoryBudget : std::nullopt,
+                                    options.generatedKernels ? program.native.get() : nullptr});
   executor.run();
   r.paging = executor.paging();
   r.outputs = executor.outputs();

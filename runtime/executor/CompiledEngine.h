@@ -1,8 +1,8 @@
 // CompiledEngine: the compiled path from a checked graph to outputs.
 //
-// `compileProgram` runs the pass pipeline, the parametric isl schedule, the
-// store choice (StoragePlanner) and the memory placement (Alloc / Free in the
-// loops) once; `runCompiled` executes the result at any bound values (no
+// `compileProgram` runs the pass pipeline and the lowering stages (the
+// parametric isl schedule, the store choice, the memory placement, kernel
+// formation and the generated kernels' machine code, compiler/lowering) once; `runCompiled` executes the result at any bound values (no
 // recompilation: the schedule's bounds and sizes are symbolic), with the
 // planner's stores, optionally under a memory budget (SwapPlacement's plan,
 // then the MemoryPager at run time for what the plan leaves over), and
@@ -11,7 +11,9 @@
 // what `tempo run` (its default engine), the studio and the differential tests call.
 #pragma once
 
+#include "codegen/NativeModule.h"
 #include "executor/Executor.h"
+#include "kernels/Kernel.h"
 #include "memory/SwapPlacement.h"
 #include "pass/PhaseClock.h"
 #include "pass/Pipeline.h"
@@ -34,6 +36,8 @@ struct CompiledProgram {
   std::vector<PassSnapshot> passes;   ///< one per pass that ran
   PhaseSeconds compilePhases;         ///< seconds per compile phase, in order (passes, scheduling, storage)
   StatementClusters clusters;         ///< the same-point chains isl scheduled as one statement each
+  KernelProgram kernels;              ///< a kernel per executed node (the kernel-formation stage)
+  std::shared_ptr<const NativeModule> native;  ///< the generated kernels' machine code (null: none compiled)
 };
 
 struct CompiledRunOptions {
@@ -47,6 +51,8 @@ struct CompiledRunOptions {
   std::atomic<size_t>* progress = nullptr;
   /// f32 matmul accumulation: F32 (sgemm, the default) or F64 (the reference's numerics, slower).
   cpu::MatmulAccumulation matmul = cpu::MatmulAccumulation::F32;
+  /// Run the generated kernels where they exist (false: the library kernels only, as before codegen).
+  bool generatedKernels = true;
 };
 
 struct CompiledRunResult {

@@ -44,7 +44,10 @@ Executor::Executor(const Graph& g, const LoopProgram& program, ExecutorOptions o
   int maxId = g.nodes().empty() ? -1 : g.nodes().rbegin()->first;
   programs_.resize(maxId + 1);
   stores_.resize(maxId + 1);
-  for (const auto& [id, node] : g.nodes()) programs_[id] = std::make_unique<NodeProgram>(g, node, bounds_, options.kernels);
+  for (const auto& [id, node] : g.nodes()) {
+    programs_[id] = std::make_unique<NodeProgram>(g, node, bounds_, options.kernels);
+    if (options.native) programs_[id]->useNative(options.native->forNode(id), &nativeCalls_);
+  }
   std::vector<std::string> scope;
   compile(program.body, body_, scope);
   loopSlots_.resize(loopLayout_.size(), 0);
@@ -157,10 +160,12 @@ void Executor::run() {
                                            [this](MemoryEvent::Kind kind, int node) { recordMemoryStatement(kind, node); });
   }
   stats_ = ExecStats{};
+  nativeCalls_ = 0;
   auto start = std::chrono::steady_clock::now();
   execute(body_);
   if (pager_) pager_->bringInOutputs();
   stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats_.nativeCalls = nativeCalls_;
   stats_.peakBytes = memory_->peakBytes();
   stats_.peakNonOutputBytes = memory_->peakNonOutputBytes();
   stats_.peakSwappedBytes = memory_->peakSwappedBytes();

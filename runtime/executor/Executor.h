@@ -18,6 +18,7 @@
 // evaluateOutput. Stats: statements executed, live/peak bytes, time.
 #pragma once
 
+#include "codegen/NativeModule.h"
 #include "executor/ExecError.h"
 #include "executor/MemoryPager.h"
 #include "memory/MemoryTimeline.h"
@@ -55,11 +56,14 @@ struct ExecutorOptions {
   cpu::KernelOptions kernels;
   /// When set, a MemoryPager keeps the live bytes under it as the run goes.
   std::optional<int64_t> memoryBudget;
+  /// When set, nodes with a generated kernel run it (the library kernel where the inputs do not fit).
+  const NativeModule* native = nullptr;
 };
 
 struct ExecStats {
   int64_t execs = 0;          ///< Exec statements run (node points computed)
   int64_t undefinedExecs = 0; ///< of which undefined (a branch run outside its branch)
+  int64_t nativeCalls = 0;    ///< of which computed by a generated kernel
   int64_t loopIterations = 0;
   int64_t memoryStatements = 0;  ///< Alloc, Free, SwapOut, SwapIn run
   int64_t peakBytes = 0;         ///< measured: the most bytes the stores and source arrays held at once
@@ -122,6 +126,7 @@ private:
   std::unique_ptr<MemoryPager> pager_;
   std::set<int> allocated_;  ///< nodes the program allocates: their stores start unallocated
   std::vector<int64_t> point_;
+  int64_t nativeCalls_ = 0;  ///< counted by the node programs
   ExecStats stats_;
 };
 

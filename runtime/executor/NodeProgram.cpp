@@ -3,6 +3,7 @@
 #include "memory/BufferSharing.h"
 
 #include "executor/ExecError.h"
+#include "executor/NativeCall.h"
 #include "kernels/cpu/CpuKernels.h"
 #include "tensor/LaneStack.h"
 
@@ -135,7 +136,11 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
       if (args.empty()) fail(point, "no branch of the merge covers this point");
       result = args.front();
     } else {
-      try {
+      std::optional<Tensor> generated = native_ ? callNative(*native_, args, shape) : std::nullopt;
+      if (generated) {
+        result = std::move(*generated);
+        ++*nativeCalls_;
+      } else try {
         result = usesPointAttrs(n.op) ? cpu::evalOp(n.op, attrsHere(), args, n.type.dtype, shape, kernels_)
                                       : cpu::evalOp(n.op, n.attrs, args, n.type.dtype, shape, kernels_);
       } catch (const std::exception& ex) {

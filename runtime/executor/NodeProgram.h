@@ -8,7 +8,7 @@
 // read a box of them stacked into new leading dims in atom order, a block
 // atom places its slice in static lanes (tensor/LaneStack), a merge
 // takes the first input whose condition holds — and applies the reference
-// kernel, or produces a source value. The semantics are exactly those of the
+// kernel (or the node's generated kernel, useNative), or produces a source value. The semantics are exactly those of the
 // ReferenceInterpreter; failures are ExecErrors naming the node and point.
 // Schedules run a node over its whole domain box, so a branch node (`c[t-1] + 1`)
 // also runs where its merge never takes it (t = 0) and its read leaves the
@@ -16,6 +16,7 @@
 // an output actually needs them.
 #pragma once
 
+#include "codegen/NativeModule.h"
 #include "executor/CompiledIndex.h"
 #include "executor/SourceArrays.h"
 #include "executor/TensorStore.h"
@@ -39,6 +40,9 @@ public:
   /// `bounds` holds the value of every bound the node uses.
   NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds, const cpu::KernelOptions& kernels = {});
 
+  /// Runs `kernel` (a generated kernel of this node) instead of the library kernel
+  /// wherever the gathered inputs fit it, counting each such call in `*calls`.
+  void useNative(const NativeKernel* kernel, int64_t* calls) { native_ = kernel, nativeCalls_ = calls; }
   const Node& node() const { return *node_; }
   const std::vector<int64_t>& domainBounds() const { return domainBounds_; }
   /// The value at `point`; reads producers from `stores`. nullopt when the
@@ -77,6 +81,8 @@ private:
   CompiledIndex attrStart_, attrStop_, evalIndex_;
   std::vector<CompiledIndex> attrShape_;
   std::vector<Input> inputs_;
+  const NativeKernel* native_ = nullptr;
+  int64_t* nativeCalls_ = nullptr;
 };
 
 }  // namespace tempo

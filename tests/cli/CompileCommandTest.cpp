@@ -52,7 +52,7 @@ TEST(CliCompile, PrintAfterAllShowsEveryPassWithDescriptionAndChange) {
   CliResult r = tempo({"compile", example("gpt_decode.tpo"), "--print-after=all"});
   ASSERT_EQ(r.code, 0) << r.err;
   for (const std::string& pass : kPasses) EXPECT_NE(r.out.find("=== after " + pass), std::string::npos) << pass;
-  EXPECT_EQ(count(r.out, "=== after "), kPasses.size() + 3);  // and the three lowering stages
+  EXPECT_EQ(count(r.out, "=== after "), kPasses.size() + 6);  // and the six lowering stages
   EXPECT_EQ(count(r.out, "\ngraph \""), kPasses.size());
   EXPECT_NE(r.out.find("change: "), std::string::npos);
   EXPECT_NE(r.out.find("note: "), std::string::npos) << r.out;
@@ -71,31 +71,71 @@ TEST(CliCompile, PrintAfterOnePassPrintsOnlyIt) {
 TEST(CliCompile, PrintAfterALoweringStagePrintsTheProgramAfterIt) {
   CliResult summary = tempo({"compile", example("small/counter.tpo")});
   ASSERT_EQ(summary.code, 0) << summary.err;
-  for (const char* stage : {"schedule", "storage-plan", "memory-placement"})
+  for (const char* stage : {"schedule", "storage-plan", "memory-placement", "kernel-formation", "llvm-ir", "machine-code"})
     EXPECT_NE(summary.out.find(std::string(stage) + " "), std::string::npos) << stage << "\n" << summary.out;
-  EXPECT_EQ(count(summary.out, "(lowering)"), 3u) << summary.out;
+  EXPECT_EQ(count(summary.out, "(lowering)"), 6u) << summary.out;
 
   CliResult schedule = tempo({"compile", example("small/counter.tpo"), "--print-after", "schedule"});
   ASSERT_EQ(schedule.code, 0) << schedule.err;
   EXPECT_EQ(count(schedule.out, "=== after "), 1u) << schedule.out;
-  EXPECT_NE(schedule.out.find("=== after schedule (lowering 1/3) ==="), std::string::npos) << schedule.out;
+  EXPECT_NE(schedule.out.find("=== after schedule (lowering 1/6) ==="), std::string::npos) << schedule.out;
   EXPECT_NE(schedule.out.find("for c0 in 0..T:"), std::string::npos) << schedule.out;
   EXPECT_EQ(schedule.out.find("alloc %"), std::string::npos) << schedule.out;  // before memory placement
 
   CliResult stores = tempo({"compile", example("small/counter.tpo"), "--print-after=storage-plan"});
   ASSERT_EQ(stores.code, 0) << stores.err;
-  EXPECT_NE(stores.out.find("=== after storage-plan (lowering 2/3) ==="), std::string::npos) << stores.out;
+  EXPECT_NE(stores.out.find("=== after storage-plan (lowering 2/6) ==="), std::string::npos) << stores.out;
   EXPECT_NE(stores.out.find("%0 c"), std::string::npos) << stores.out;
 
   CliResult placed = tempo({"compile", example("small/counter.tpo"), "--print-after=memory-placement"});
   ASSERT_EQ(placed.code, 0) << placed.err;
-  EXPECT_NE(placed.out.find("=== after memory-placement (lowering 3/3) ==="), std::string::npos) << placed.out;
+  EXPECT_NE(placed.out.find("=== after memory-placement (lowering 3/6) ==="), std::string::npos) << placed.out;
   EXPECT_NE(placed.out.find("alloc %"), std::string::npos) << placed.out;
 
   CliResult early = tempo({"compile", example("small/counter.tpo"), "--stop-after=branch-lowering",
                            "--print-after=schedule"});
   ASSERT_EQ(early.code, 0) << early.err;
   EXPECT_NE(early.out.find("(stage schedule did not run"), std::string::npos) << early.out;
+}
+
+TEST(CliCompile, PrintAfterTheCodegenStagesShowsKernelsIrAndAssembly) {
+  CliResult kernels = tempo({"compile", example("rnn.tpo"), "--print-after=kernel-formation"});
+  ASSERT_EQ(kernels.code, 0) << kernels.err;
+  EXPECT_NE(kernels.out.find("=== after kernel-formation (lowering 4/6) ==="), std::string::npos) << kernels.out;
+  EXPECT_NE(kernels.out.find(" generated  %"), std::string::npos) << kernels.out;
+  EXPECT_NE(kernels.out.find(" library  %"), std::string::npos) << kernels.out;  // the matmuls
+  CliResult ir = tempo({"compile", example("rnn.tpo"), "--print-after=llvm-ir"});
+  ASSERT_EQ(ir.code, 0) << ir.err;
+  EXPECT_NE(ir.out.find("optimised at -O3 for "), std::string::npos) << ir.out;
+  EXPECT_NE(ir.out.find("define void @k"), std::string::npos) << ir.out;
+  CliResult code = tempo({"compile", example("rnn.tpo"), "--print-after=machine-code"});
+  ASSERT_EQ(code.code, 0) << code.err;
+  EXPECT_NE(code.out.find("compiled by LLJIT for "), std::string::npos) << code.out;
+  EXPECT_NE(code.out.find("ret"), std::string::npos) << code.out;
+}
+
+TEST(CliCompile, EmitPrintsTheGeneratedCodeOfOneKernel) {
+  CliResult table = tempo({"compile", example("rnn.tpo"), "--emit", "kernels"});
+  ASSERT_EQ(table.code, 0) << table.err;
+  size_t at = table.out.find(" generated  %");
+  ASSERT_NE(at, std::string::npos) << table.out;
+  size_t begin = table.out.rfind("kernel ", at) + 7;
+  std::string name = table.out.substr(begin, table.out.find(' ', begin) - begin);
+  CliResult ir = tempo({"compile", example("rnn.tpo"), "--emit", "llvm", "--kernel", name});
+  ASSERT_EQ(ir.code, 0) << ir.err;
+  EXPECT_EQ(ir.out.rfind("define void @" + name + "(", 0), 0u) << ir.out;
+  EXPECT_EQ(count(ir.out, "define "), 1u) << ir.out;
+  CliResult assembly = tempo({"compile", example("rnn.tpo"), "--emit=asm", "--kernel=" + name});
+  ASSERT_EQ(assembly.code, 0) << assembly.err;
+  EXPECT_EQ(assembly.out.rfind(name + ":", 0), 0u) << assembly.out;
+  CliResult unknown = tempo({"compile", example("rnn.tpo"), "--emit", "llvm", "--kernel", "k999_nothing"});
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_NE(unknown.err.find("no kernel 'k999_nothing'; the kernels are: k"), std::string::npos) << unknown.err;
+  CliResult alone = tempo({"compile", example("rnn.tpo"), "--kernel", name});
+  EXPECT_EQ(alone.code, 2);
+  EXPECT_NE(alone.err.find("--kernel needs --emit"), std::string::npos) << alone.err;
+  CliResult bad = tempo({"compile", example("rnn.tpo"), "--emit", "ptx"});
+  EXPECT_EQ(bad.code, 2) << bad.out;
 }
 
 TEST(CliCompile, StopAfterAndDisableShapeTheRun) {

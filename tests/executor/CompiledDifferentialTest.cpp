@@ -6,6 +6,8 @@
 // OutputCompare.h: static tiling reassociates sums and f32 matmuls accumulate
 // in float). The examples also run with f64 matmul accumulation
 // (CompiledRunOptions::matmul), the slower path with the reference's numerics.
+// Wherever generated kernels ran (compiler/codegen), the same run with the
+// library kernels only must give the same outputs bit for bit.
 // TEMPO_DIFF_FIRST_SEED=N starts the generated programs at seed N (to iterate
 // on one failure) and TEMPO_DIFF_LAST_SEED=M ends them at M (to search further
 // seeds); by default they cover seeds 1..300. With
@@ -84,6 +86,13 @@ void checkProgram(const std::string& text, const std::string& label, const std::
       }
       EXPECT_EQ(compareOutputs(got.outputs, want), "") << label << " at " << how << "\n"
                                                        << text << compiledDetails(compiled, bounds);
+      if (got.stats.nativeCalls > 0 && matmul == cpu::MatmulAccumulation::F32) {
+        // The generated kernels equal the library kernels they replace, bit for bit.
+        CompiledRunOptions library = options;
+        library.generatedKernels = false;
+        EXPECT_EQ(compareOutputs(runCompiled(compiled, bounds, library).outputs, got.outputs, 0.0, 0.0), "")
+            << label << " at " << how << ": generated vs library kernels\n" << text;
+      }
       // The prediction stays an upper bound within 10% (it can count a shared buffer
       // or an undefined branch point the stores do not hold; see PeakAgreement.h).
       EXPECT_LE(static_cast<double>(got.stats.peakBytes), 1.1 * static_cast<double>(got.predictedBytes) + 64)

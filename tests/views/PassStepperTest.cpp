@@ -22,6 +22,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QImage>
 #include <QListWidget>
@@ -189,9 +190,10 @@ private Q_SLOTS:
   void loweringStagesShowTheProgramAfterThem() {
     open(examplePath("rnn.tpo"));
     QVERIFY(stepper_->selectPass("schedule"));
-    QVERIFY(comparison()->headerText().contains("lowering stage 1 of 3"));
+    QVERIFY(comparison()->headerText().contains("lowering stage 1 of 6"));
     QVERIFY(!comparison()->afterView()->isVisible());  // no graphs to compare
-    QCOMPARE(comparison()->tabs()->currentWidget(), comparison()->programView());
+    QCOMPARE(comparison()->tabs()->currentWidget(), comparison()->programView()->parentWidget());
+    QVERIFY(!comparison()->kernelPicker()->isVisibleTo(comparison()));  // no kernels to pick before codegen
     QVERIFY(comparison()->programView()->toPlainText().contains("for c0 in 0..T:"));
     QVERIFY(!comparison()->programView()->toPlainText().contains("alloc %"));
     QVERIFY(stepper_->selectPass("memory-placement"));
@@ -201,9 +203,24 @@ private Q_SLOTS:
     QCOMPARE(comparison()->diffView()->removedLines(), 0);  // placement only adds memory statements
     QVERIFY(stepper_->selectPass("storage-plan"));
     QVERIFY(comparison()->programView()->toPlainText().contains("circular"));
+    QVERIFY(stepper_->selectPass("kernel-formation"));
+    QVERIFY(comparison()->programView()->toPlainText().contains(" generated  %"));
+    // The codegen stages: the whole module, or one kernel's function picked by name.
+    QVERIFY(stepper_->selectPass("llvm-ir"));
+    QComboBox* picker = comparison()->kernelPicker();
+    QVERIFY(picker->isVisibleTo(comparison()));
+    QVERIFY(picker->count() >= 2);
+    QVERIFY(comparison()->programView()->toPlainText().contains("optimised at -O3"));
+    picker->setCurrentIndex(1);
+    const QString kernel = picker->itemText(1);
+    QVERIFY(comparison()->programView()->toPlainText().startsWith("define void @" + kernel + "("));
+    QVERIFY(stepper_->selectPass("machine-code"));
+    QCOMPARE(comparison()->kernelPicker()->currentIndex(), 0);
+    comparison()->kernelPicker()->setCurrentIndex(1);
+    QVERIFY(comparison()->programView()->toPlainText().startsWith(kernel + ":"));
     QVERIFY(stepper_->selectPass("branch-lowering"));  // back to a pass: the graphs again
     QVERIFY(comparison()->afterView()->isVisible());
-    QVERIFY(comparison()->tabs()->currentWidget() != comparison()->programView());
+    QVERIFY(comparison()->tabs()->currentWidget() != comparison()->programView()->parentWidget());
   }
 
   void clickingANodeInEitherGraphEmitsItsSourceRange() {

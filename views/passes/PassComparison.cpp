@@ -6,6 +6,7 @@
 #include "graph/GraphView.h"
 #include "passes/DiffView.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QFontDatabase>
 #include <QListWidget>
@@ -40,7 +41,7 @@ std::map<int, QString> marksOf(const std::set<NodeId>& ids, const QString& mark,
 PassComparison::PassComparison(QWidget* parent)
     : QWidget(parent), title_(new QLabel), description_(new QLabel), beforeCaption_(new QLabel),
       afterCaption_(new QLabel), before_(new GraphView), after_(new GraphView), diff_(new DiffView),
-      notes_(new QListWidget), program_(new QPlainTextEdit), tabs_(new QTabWidget) {
+      notes_(new QListWidget), program_(new QPlainTextEdit), kernelPicker_(new QComboBox), tabs_(new QTabWidget) {
   title_->setTextFormat(Qt::RichText);
   // Long titles and captions wrap instead of forcing the studio window wide.
   for (QLabel* label : {title_, beforeCaption_, afterCaption_}) label->setWordWrap(true);
@@ -59,7 +60,22 @@ PassComparison::PassComparison(QWidget* parent)
   graphs->addWidget(pane(afterCaption_, after_));
   tabs_->addTab(diff_, QString());
   tabs_->addTab(notes_, QString());
-  tabs_->addTab(program_, tr("Program"));
+  auto* programPane = new QWidget;
+  auto* programLayout = new QVBoxLayout(programPane);
+  programLayout->setContentsMargins(0, 0, 0, 0);
+  programLayout->setSpacing(2);
+  kernelPicker_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  kernelPicker_->setToolTip(tr("Show one generated kernel's function, or the whole module"));
+  programLayout->addWidget(kernelPicker_, 0, Qt::AlignLeft);
+  programLayout->addWidget(program_, 1);
+  kernelPicker_->setVisible(false);
+  connect(kernelPicker_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    if (!stageShown_ || index < 0) return;
+    const auto& kernels = stageShown_->kernels;
+    program_->setPlainText(QString::fromStdString(
+        index == 0 || static_cast<size_t>(index) > kernels.size() ? stageShown_->text : kernels[index - 1].second));
+  });
+  tabs_->addTab(programPane, tr("Program"));
   tabs_->setTabVisible(2, false);
   tabs_->setDocumentMode(true);
   auto* vertical = new QSplitter(Qt::Vertical);
@@ -113,6 +129,7 @@ void PassComparison::setTabCounts(int notes) {
 QString PassComparison::headerText() const { return title_->text() + QLatin1Char('\n') + description_->text(); }
 
 void PassComparison::clear(const QString& message) {
+  stageShown_ = nullptr;
   title_->setText(message.toHtmlEscaped());
   description_->clear();
   beforeMarks_.clear();
@@ -135,6 +152,12 @@ void PassComparison::showStage(const PipelineRun& run, int step, const LoweringS
   beforeMarks_.clear();
   afterMarks_.clear();
   notes_->clear();
+  stageShown_ = nullptr;  // no picker callbacks while it is refilled
+  kernelPicker_->clear();
+  kernelPicker_->addItem(tr("whole module"));
+  for (const auto& [name, text] : stage.kernels) kernelPicker_->addItem(QString::fromStdString(name));
+  kernelPicker_->setVisible(!stage.kernels.empty());
+  stageShown_ = &stage;
   program_->setPlainText(QString::fromStdString(stage.text));
   diff_->setDiff(QString::fromStdString(run.diffTexts[static_cast<size_t>(step)]));
   graphs_->setVisible(false);
@@ -145,7 +168,9 @@ void PassComparison::showStage(const PipelineRun& run, int step, const LoweringS
 
 void PassComparison::showStep(std::shared_ptr<const PipelineRun> run, int step) {
   if (!run || step < 0 || step >= run->stepCount()) return clear(tr("Select a pass."));
+  runShown_ = run;
   if (const LoweringSnapshot* stage = run->stageAt(step)) return showStage(*run, step, *stage);
+  stageShown_ = nullptr;
   graphs_->setVisible(true);
   if (tabs_->currentIndex() == 2) tabs_->setCurrentIndex(0);
   tabs_->setTabVisible(2, false);

@@ -9,9 +9,12 @@
 // shows only the input graph. When a step's graphs are laid out, each view
 // scrolls its first marked node into sight. Clicking a node in either graph re-emits
 // nodeActivated with its source range. A lowering stage (schedule, storage-plan,
-// memory-placement) has no graphs to compare: it shows the program after it in a
-// Program tab (the loops, or the storage plan) and, for memory-placement, the
-// diff against the scheduled loops (the alloc and free lines it adds).
+// memory-placement, ...) has no graphs to compare: it shows the program after it in a
+// Program tab (the loops, the storage plan, the kernel table, the LLVM IR or the
+// assembly) and, for memory-placement, the diff against the scheduled loops (the
+// alloc and free lines it adds). For the codegen stages (llvm-ir, machine-code) a
+// kernel picker above the text shows one generated kernel's function alone, the
+// way Compiler Explorer shows one function, or the whole module.
 #pragma once
 
 #include "passes/PipelineRun.h"
@@ -22,6 +25,7 @@
 #include <memory>
 
 class QLabel;
+class QComboBox;
 class QListWidget;
 class QPlainTextEdit;
 class QSplitter;
@@ -47,6 +51,8 @@ public:
   DiffView* diffView() const { return diff_; }
   QListWidget* notesList() const { return notes_; }
   QPlainTextEdit* programView() const { return program_; }
+  /// The codegen stages' kernel picker: "whole module", then one entry per generated kernel.
+  QComboBox* kernelPicker() const { return kernelPicker_; }
   QTabWidget* tabs() const { return tabs_; }
   QString headerText() const;
   /// The marks given to the before/after graphs for the step shown.
@@ -74,7 +80,10 @@ private:
   DiffView* diff_;
   QListWidget* notes_;
   QPlainTextEdit* program_;
+  QComboBox* kernelPicker_;
   QTabWidget* tabs_;
+  const LoweringSnapshot* stageShown_ = nullptr;  ///< the stage whose text the Program tab shows
+  std::shared_ptr<const PipelineRun> runShown_;   ///< keeps stageShown_ alive
   std::map<int, QString> beforeMarks_, afterMarks_;
   bool revealBefore_ = false, revealAfter_ = false;  ///< a view's next layout reveals its marks
 };

@@ -3,7 +3,7 @@
 // One row per step of a PipelineRun: first "input (after lowering)", then
 // every pass of the default pipeline in order, with the number of nodes it
 // changed (added + removed + rewritten, from the GraphDiff) and the time it
-// took, then the lowering stages (schedule, storage-plan, memory-placement)
+// took, then the lowering stages (schedule through machine-code)
 // with their times. A row's tooltip is the pass's student description. Passes that
 // changed nothing are greyed, and the "Hide passes that changed nothing"
 // check box hides them (the input row always stays). Up/Down step through

@@ -1,7 +1,7 @@
 // PassStepper: step through the compiler's default pipeline, pass by pass, then its lowering.
 //
 // Given a checked program, it runs defaultPipeline() and the lowering stages
-// (lowerProgram: schedule, storage-plan, memory-placement) on a copy of the
+// (lowerProgram: schedule through machine-code) on a copy of the
 // program's graph off the UI thread (QtConcurrent) and shows the result: on
 // the left the pipeline as a list (PassList: input, then each pass with its
 // changed-node count and time, unchanged passes greyed and hideable, then the

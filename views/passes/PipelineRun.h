@@ -3,7 +3,7 @@
 // The stepper numbers its entries as steps: step 0 is the input graph (the SDG
 // as the front end lowered it), step k is the graph after the k-th pass of
 // defaultPipeline(), and the steps after the passes are the lowering stages
-// (schedule, storage-plan, memory-placement: lowerProgram's snapshots, the
+// (schedule ... machine-code: lowerProgram's snapshots, the
 // loop program or the storage plan after each). A PipelineRun holds the input,
 // the engine's snapshots and, per step, the unified diff text (of the printed
 // graphs for a pass; for memory-placement, of the loops before and after it),

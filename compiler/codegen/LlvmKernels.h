@@ -1,0 +1,45 @@
+// LlvmKernels: LLVM IR for the generated kernels of a KernelProgram.
+//
+// Every generated kernel (Kernel.h) becomes one function of a single LLVM
+// module with one ABI:
+//   void k(void* out, const void* const* inputs, const int64_t* dims, int64_t begin, int64_t end)
+// `dims` are the output's sizes at this run's bounds and [begin, end) a range of
+// its first dimension (rank-0 kernels compute their one element). The body is a
+// loop nest over the output; each input's offset advances by its own strides,
+// 0 along the dimensions its broadcast pattern repeats it on, so the innermost
+// loop reads unit-stride or constant operands for LLVM's loop vectoriser. Each
+// step is lowered with exactly the element function of the CPU kernels
+// (runtime/kernels/cpu/Elementwise.cpp and FastMath.cpp): f32 arithmetic in
+// f32, f32 exp/tanh/sigmoid by the same double-precision polynomial, log, sin,
+// cos and pow through libm in double, NaN-propagating maximum/minimum, no
+// fast-math flags, so results equal the library kernels bit for bit.
+// `llvmLowersStep` says which (op, dtype) pairs have a lowering; kernel
+// formation asks it before calling a kernel generated. The module type is
+// opaque here so that callers need no LLVM headers (LlvmModule.h has it).
+#pragma once
+
+#include "kernels/Kernel.h"
+#include "ops/Op.h"
+#include "types/DType.h"
+
+#include <memory>
+
+namespace tempo {
+
+/// True when a step `op` over operands of `operand` dtype giving `result` has an LLVM lowering.
+bool llvmLowersStep(OpKind op, DType operand, DType result);
+
+struct LlvmModule;  // an llvm::LLVMContext and llvm::Module (codegen/LlvmModule.h)
+struct LlvmModuleDeleter {
+  void operator()(LlvmModule* m) const;
+};
+using LlvmModulePtr = std::unique_ptr<LlvmModule, LlvmModuleDeleter>;
+
+/// Changes whenever this emitter is rebuilt (its build time): part of KernelCache's keys.
+const char* llvmKernelsBuildId();
+
+/// One function per generated kernel of `kernels`, named as the kernel. Throws
+/// std::logic_error on a kernel whose steps llvmLowersStep does not cover.
+LlvmModulePtr emitLlvmKernels(const KernelProgram& kernels);
+
+}  // namespace tempo

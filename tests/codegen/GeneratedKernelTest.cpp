@@ -1,0 +1,287 @@
+// Generated kernels (compiler/codegen) against the library kernels they
+// replace, bit for bit: every (op, dtype) pair llvmLowersStep accepts, with
+// inputs that broadcast along either dimension and values at the edges (NaN,
+// infinities, signed zeros, saturating casts, the tanh series/exp switch),
+// then fused programs with literals, the fallback when shapes do not fit, and
+// the kernel table of an example.
+#include "codegen/KernelCache.h"
+#include "codegen/LlvmKernels.h"
+#include "codegen/NativeModule.h"
+#include "executor/CompiledEngine.h"
+#include "executor/NativeCall.h"
+#include "frontend/Frontend.h"
+#include "kernels/cpu/CpuKernels.h"
+#include "kernels/cpu/Fused.h"
+#include "pass/PassRegistry.h"
+#include "support/GoldenFiles.h"
+#include "symbolic/PointSet.h"
+#include "tensor/DTypeDispatch.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <cstring>
+#include <limits>
+#include <random>
+
+namespace tempo {
+namespace {
+
+constexpr DType kDTypes[] = {DType::F32, DType::F64, DType::I32, DType::I64, DType::Bool};
+
+const std::vector<OpKind>& elementwiseOps() {
+  static const std::vector<OpKind> ops{
+      OpKind::Neg, OpKind::Exp, OpKind::Log, OpKind::Sqrt, OpKind::Tanh, OpKind::Sigmoid, OpKind::Relu, OpKind::Abs,
+      OpKind::Sin, OpKind::Cos, OpKind::Not, OpKind::Add, OpKind::Sub, OpKind::Mul, OpKind::Div, OpKind::Pow,
+      OpKind::Maximum, OpKind::Minimum, OpKind::Lt, OpKind::Le, OpKind::Gt, OpKind::Ge, OpKind::Eq, OpKind::Ne,
+      OpKind::And, OpKind::Or, OpKind::Where, OpKind::Cast};
+  return ops;
+}
+
+/// Values at the edges first, then random ones of a spread that reaches the clamps.
+Tensor edgyTensor(DType dtype, const std::vector<int64_t>& shape, uint32_t seed) {
+  Tensor t(dtype, shape);
+  std::mt19937 rng(seed);
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> floats{0.0, -0.0, 1.0, -1.0, 0.03, -0.05, 0.0625, 20.5, -25.0, 100.5, -120.0,
+                                   inf, -inf, nan, 1e20, -1e20, 3.7, -3.7, 2.5e9, -9.3e18};
+  std::uniform_real_distribution<double> wide(-8.0, 8.0);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    double v;
+    if (dtype == DType::Bool) v = static_cast<double>(rng() % 2);
+    else if (dtype == DType::I32 || dtype == DType::I64) v = static_cast<double>(static_cast<int32_t>(rng() % 200001) - 100000);
+    else v = i < static_cast<int64_t>(floats.size()) ? floats[(i + seed) % floats.size()] : wide(rng);
+    t.set(i, v);
+  }
+  return t;
+}
+
+std::string firstDifference(const Tensor& want, const Tensor& got) {
+  if (want.dtype() != got.dtype() || want.shape() != got.shape()) return "dtype or shape differ";
+  size_t size = dtypeSize(want.dtype());
+  const auto* a = static_cast<const unsigned char*>(want.raw());
+  const auto* b = static_cast<const unsigned char*>(got.raw());
+  for (int64_t i = 0; i < want.numel(); ++i) {
+    if (std::memcmp(a + i * size, b + i * size, size) == 0) continue;
+    double x = want.at(i), y = got.at(i);
+    if (x != x && y != y) continue;  // both NaN: payloads may differ
+    return "element " + std::to_string(i) + ": library " + std::to_string(x) + ", generated " + std::to_string(y);
+  }
+  return "";
+}
+
+struct Case {
+  OpKind op;
+  DType operand;
+  DType result;
+  std::string label() const {
+    return std::string(opName(op)) + " " + std::string(dtypeName(operand)) + " -> " + std::string(dtypeName(result));
+  }
+};
+
+std::vector<Case> loweredCases() {
+  std::vector<Case> out;
+  for (OpKind op : elementwiseOps())
+    for (DType operand : kDTypes) {
+      std::vector<DType> results;
+      if (op == OpKind::Cast) results.assign(std::begin(kDTypes), std::end(kDTypes));
+      else results.push_back(isComparison(op) ? DType::Bool : operand);
+      for (DType result : results)
+        if (llvmLowersStep(op, operand, result)) out.push_back({op, operand, result});
+    }
+  return out;
+}
+
+/// A one-step kernel over inputs [R, C], [C] (broadcast along dim 0) and [R, 1] (along dim 1).
+Kernel oneStepKernel(const Case& c, int id, int64_t cols = 37) {
+  Kernel k;
+  k.name = "k" + std::to_string(id) + "_case";
+  k.node = id;
+  k.op = c.op;
+  k.kind = KernelKind::Generated;
+  k.dtype = c.result;
+  k.shape = {IndexExpr::bound("R"), IndexExpr(cols)};
+  const int arity = opArity(c.op);
+  for (int i = 0; i < arity; ++i) {
+    KernelInput in;
+    in.dtype = c.op == OpKind::Where && i == 0 ? DType::Bool : c.operand;
+    if (i == 0) in.shape = k.shape, in.broadcast = {false, false};
+    else if (i == 1) in.shape = {IndexExpr(cols)}, in.broadcast = {true, false};
+    else in.shape = {IndexExpr::bound("R"), IndexExpr(1)}, in.broadcast = {false, true};
+    k.inputs.push_back(in);
+  }
+  FusedStep step{c.op, {}, c.result};
+  for (int i = 0; i < arity; ++i) step.operands.push_back({FusedOperand::Kind::Input, i, 0, DType::F32});
+  k.program = {step};
+  return k;
+}
+
+std::vector<Tensor> inputsFor(const Kernel& k, int64_t rows, uint32_t seed) {
+  std::vector<Tensor> out;
+  for (size_t i = 0; i < k.inputs.size(); ++i) {
+    std::vector<int64_t> shape = i == 0 ? std::vector<int64_t>{rows, 37} : i == 1 ? std::vector<int64_t>{37}
+                                                                                 : std::vector<int64_t>{rows, 1};
+    out.push_back(edgyTensor(k.inputs[i].dtype, shape, seed + static_cast<uint32_t>(i) * 7919));
+  }
+  return out;
+}
+
+TEST(GeneratedKernels, EveryLoweredOpEqualsTheLibraryKernelBitForBit) {
+  const std::vector<Case> cases = loweredCases();
+  ASSERT_GE(cases.size(), 60u);  // float, integer and bool arithmetic, comparisons, where, 25 casts
+  KernelProgram program;
+  for (size_t i = 0; i < cases.size(); ++i) program.kernels.push_back(oneStepKernel(cases[i], static_cast<int>(i)));
+  std::shared_ptr<const NativeModule> native = NativeModule::compile(program);
+  ASSERT_EQ(native->kernels().size(), cases.size());
+  for (int64_t rows : {int64_t(5), int64_t(1000)}) {  // 1000 rows: split over the cores
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const Case& c = cases[i];
+      const Kernel& k = program.kernels[i];
+      std::vector<Tensor> args = inputsFor(k, rows, static_cast<uint32_t>(i + 1));
+      OpAttrs attrs;
+      attrs.dtype = c.result;
+      Tensor want = cpu::evalOp(c.op, attrs, args, c.result, {rows, 37});
+      std::optional<Tensor> got = callNative(*native->forNode(static_cast<int>(i)), args, {rows, 37});
+      ASSERT_TRUE(got) << c.label();
+      EXPECT_EQ(firstDifference(want, *got), "") << c.label() << " at " << rows << " rows";
+    }
+  }
+}
+
+TEST(GeneratedKernels, FusedProgramsWithLiteralsEqualTheChunkedKernel) {
+  // tanh(in0 * 0.5 + in1) - maximum(in0, 0), and where(in0 < in1, exp(in0), sigmoid(in1)) / 3
+  using O = FusedOperand;
+  std::vector<FusedStep> first{{OpKind::Mul, {{O::Kind::Input, 0}, {O::Kind::Literal, 0, 0.5, DType::F32}}, DType::F32},
+                               {OpKind::Add, {{O::Kind::Step, 0}, {O::Kind::Input, 1}}, DType::F32},
+                               {OpKind::Tanh, {{O::Kind::Step, 1}}, DType::F32},
+                               {OpKind::Maximum, {{O::Kind::Input, 0}, {O::Kind::Literal, 0, 0.0, DType::F32}}, DType::F32},
+                               {OpKind::Sub, {{O::Kind::Step, 2}, {O::Kind::Step, 3}}, DType::F32}};
+  std::vector<FusedStep> second{{OpKind::Lt, {{O::Kind::Input, 0}, {O::Kind::Input, 1}}, DType::Bool},
+                                {OpKind::Exp, {{O::Kind::Input, 0}}, DType::F32},
+                                {OpKind::Sigmoid, {{O::Kind::Input, 1}}, DType::F32},
+                                {OpKind::Where, {{O::Kind::Step, 0}, {O::Kind::Step, 1}, {O::Kind::Step, 2}}, DType::F32},
+                                {OpKind::Div, {{O::Kind::Step, 3}, {O::Kind::Literal, 0, 3.0, DType::F32}}, DType::F32}};
+  KernelProgram program;
+  int id = 0;
+  for (const auto& steps : {first, second}) {
+    Kernel k = oneStepKernel({OpKind::Add, DType::F32, DType::F32}, id++);
+    k.op = OpKind::Fused;
+    k.program = steps;
+    program.kernels.push_back(k);
+  }
+  std::shared_ptr<const NativeModule> native = NativeModule::compile(program);
+  for (const Kernel& k : program.kernels) {
+    std::vector<Tensor> args = inputsFor(k, 7, 99);
+    std::optional<Tensor> want = cpu::fused(k.program, args, DType::F32, {7, 37});
+    ASSERT_TRUE(want);
+    std::optional<Tensor> got = callNative(*native->forNode(k.node), args, {7, 37});
+    ASSERT_TRUE(got);
+    EXPECT_EQ(firstDifference(*want, *got), "") << k.name;
+  }
+}
+
+TEST(GeneratedKernels, InputsThatDoNotFitTheKernelAreLeftToTheLibrary) {
+  KernelProgram program;
+  program.kernels.push_back(oneStepKernel({OpKind::Add, DType::F32, DType::F32}, 0));
+  std::shared_ptr<const NativeModule> native = NativeModule::compile(program);
+  const NativeKernel& k = *native->forNode(0);
+  Tensor a(DType::F32, {4, 37}), row(DType::F32, {37}), wide(DType::F32, {4, 37}), other(DType::F64, {37});
+  EXPECT_TRUE(nativeCallFits(k, {a, row}, {4, 37}));
+  EXPECT_FALSE(nativeCallFits(k, {a, wide}, {4, 37}));   // in1 was formed as broadcast along dim 0
+  EXPECT_FALSE(nativeCallFits(k, {a, other}, {4, 37}));  // a dtype it was not formed for
+  EXPECT_FALSE(nativeCallFits(k, {a}, {4, 37}));
+  EXPECT_FALSE(nativeCallFits(k, {a, row}, {4, 36}));
+  EXPECT_FALSE(callNative(k, {a, wide}, {4, 37}).has_value());
+}
+
+TEST(GeneratedKernels, IrAndAssemblyAreKeptPerKernel) {
+  KernelProgram program;
+  program.kernels.push_back(oneStepKernel({OpKind::Tanh, DType::F32, DType::F32}, 3));
+  std::shared_ptr<const NativeModule> native = NativeModule::compile(program, CodegenOptions{true, true});
+  std::string ir = native->kernelIr("k3_case"), assembly = native->kernelAssembly("k3_case");
+  EXPECT_NE(ir.find("define void @k3_case("), std::string::npos) << native->ir();
+  EXPECT_NE(ir.find("<"), std::string::npos) << "the loop was not vectorised:\n" << ir;  // vector types: <8 x double>
+  EXPECT_EQ(assembly.rfind("k3_case:", 0), 0u) << native->assembly();
+  EXPECT_NE(assembly.find("ret"), std::string::npos);
+  EXPECT_FALSE(native->cpu().empty());
+}
+
+TEST(GeneratedKernels, ASecondCompileLinksTheCachedObject) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("tempo-kernel-cache-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  KernelProgram program;
+  program.kernels.push_back(oneStepKernel({OpKind::Tanh, DType::F32, DType::F32}, 0));
+  program.kernels.push_back(oneStepKernel({OpKind::Maximum, DType::F32, DType::F32}, 1));
+  CodegenOptions options;
+  options.cacheDirectory = dir;
+  auto compiled = NativeModule::compile(program, options);
+  EXPECT_FALSE(compiled->fromCache());
+  auto cached = NativeModule::compile(program, options);
+  EXPECT_TRUE(cached->fromCache());
+  for (const Kernel& k : program.kernels) {
+    std::vector<Tensor> args = inputsFor(k, 9, 5);
+    auto want = callNative(*compiled->forNode(k.node), args, {9, 37});
+    auto got = callNative(*cached->forNode(k.node), args, {9, 37});
+    ASSERT_TRUE(want && got);
+    EXPECT_EQ(firstDifference(*want, *got), "") << k.name;
+  }
+  // Other code is another key.
+  KernelProgram other = program;
+  other.kernels[0].program[0].op = OpKind::Sigmoid;
+  EXPECT_FALSE(NativeModule::compile(other, options)->fromCache());
+  // A truncated entry, or one holding another key at this key's file, reads as a miss and is rewritten.
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) files.push_back(entry.path());
+  ASSERT_EQ(files.size(), 2u);
+  for (const auto& f : files) std::filesystem::resize_file(f, std::filesystem::file_size(f) / 2);
+  EXPECT_FALSE(NativeModule::compile(program, options)->fromCache());
+  EXPECT_TRUE(NativeModule::compile(program, options)->fromCache());
+  KernelCache cache(dir);
+  ASSERT_TRUE(cache.store("key one", "object one"));
+  EXPECT_EQ(cache.load("key one"), std::optional<std::string>("object one"));
+  std::filesystem::copy_file(cache.pathFor("key one"), cache.pathFor("key two"));
+  EXPECT_EQ(cache.load("key two"), std::nullopt);
+  // The IR and the assembly need the compile itself: asking for them bypasses the cache.
+  options.keepIr = true;
+  auto withIr = NativeModule::compile(program, options);
+  EXPECT_FALSE(withIr->fromCache());
+  EXPECT_NE(withIr->kernelIr("k0_case").find("define void @k0_case("), std::string::npos);
+  // Off: nothing read or written.
+  options = CodegenOptions{};
+  options.useCache = false;
+  EXPECT_FALSE(NativeModule::compile(program, options)->fromCache());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(GeneratedKernels, IslIsTheSystemLibraryNotLlvmsPrivateCopy) {
+  // libLLVM exports Polly's isl; linked before libisl it would take every isl call.
+  EXPECT_EQ(IslContext::version().find("IMath"), std::string::npos) << IslContext::version();
+}
+
+TEST(GeneratedKernels, TheRnnExamplesKernelsRunNatively) {
+  std::filesystem::path path = testing::sourceDir() / "resources/examples/rnn.tpo";
+  FrontendResult r = compileSource(testing::readFile(path), path.filename().string(), path.parent_path().string());
+  ASSERT_TRUE(r.ok()) << r.renderedDiagnostics();
+  CompiledProgram p = compileProgram(r.graph, defaultPipeline());
+  testing::expectGolden(testing::sourceDir() / "tests/golden/kernels/rnn.txt", printKernelProgram(p.graph, p.kernels));
+  ASSERT_TRUE(p.native);
+  ASSERT_GT(p.kernels.count(KernelKind::Generated), 0);
+  CompiledRunResult native = runCompiled(p, {});
+  CompiledRunOptions libraryOnly;
+  libraryOnly.generatedKernels = false;
+  CompiledRunResult library = runCompiled(p, {}, libraryOnly);
+  EXPECT_GT(native.stats.nativeCalls, 0);
+  EXPECT_LE(native.stats.nativeCalls, native.stats.execs);
+  EXPECT_EQ(library.stats.nativeCalls, 0);
+  ASSERT_EQ(native.outputs.size(), library.outputs.size());
+  for (size_t i = 0; i < native.outputs.size(); ++i)
+    EXPECT_EQ(firstDifference(library.outputs[i].second, native.outputs[i].second), "") << native.outputs[i].first;
+}
+
+}  // namespace
+}  // namespace tempo
