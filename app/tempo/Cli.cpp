@@ -3,6 +3,7 @@
 #include "tempo/CheckCommand.h"
 #include "tempo/CompileCommand.h"
 #include "tempo/GraphCommand.h"
+#include "tempo/ProfileCommand.h"
 #include "tempo/RunCommand.h"
 #include "tempo/ScheduleCommand.h"
 
@@ -34,6 +35,7 @@ struct Commands {
   GraphOptions graph;
   CompileOptions compile;
   ScheduleOptionsCli schedule;
+  ProfileOptions profile;
 };
 
 int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -47,6 +49,7 @@ int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::
   CLI::App* graph = addGraphCommand(app, c.graph);
   CLI::App* compile = addCompileCommand(app, c.compile);
   CLI::App* schedule = addScheduleCommand(app, c.schedule);
+  CLI::App* profile = addProfileCommand(app, c.profile);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -57,6 +60,7 @@ int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::
   if (graph->parsed()) return runGraph(c.graph, out, err);
   if (compile->parsed()) return runCompile(c.compile, out, err);
   if (schedule->parsed()) return runSchedule(c.schedule, out, err);
+  if (profile->parsed()) return runProfile(c.profile, out, err);
   err << "tempo: no command given (try tempo --help)\n";
   return kExitUsage;
 }

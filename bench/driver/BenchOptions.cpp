@@ -25,6 +25,7 @@ void addBenchOptions(CLI::App& app, BenchOptions& o) {
   app.add_option("--kernels", o.kernels, "Compiled engine: generated (LLVM) kernels where formed, or the library kernels only")
       ->check(CLI::IsMember({"generated", "library"}))
       ->capture_default_str();
+  app.add_flag("--trace", o.trace, "Compiled engine: collect the run's trace (runtime/trace), to measure its overhead");
   app.add_option("--label", o.label, "Free text copied into the JSON record");
 }
 

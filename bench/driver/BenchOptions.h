@@ -3,7 +3,7 @@
 //   tempo_bench PROGRAM [--set NAME=INT]... [--engine compiled|reference]
 //               [--warmup N] [--reps N] [--unit BOUND] [--synthetic]
 //               [--expect OUTPUT.FIELD=VALUE]... [--rtol X] [--matmul f64|f32]
-//               [--kernels generated|library] [--label TEXT]
+//               [--kernels generated|library] [--trace] [--label TEXT]
 //
 // One engine per process, so the process's peak RSS belongs to that engine
 // (the PyTorch peers also run one configuration per process). --unit names
@@ -47,6 +47,8 @@ struct BenchOptions {
   double rtol = 1e-4;
   std::string matmul = "f32";             ///< f32 matmul accumulation of the compiled engine
   std::string kernels = "generated";      ///< generated (LLVM) kernels where formed, or library ones only
+  bool trace = false;                     ///< run the compiled engine with a TraceCollector (its overhead;
+                                          ///< TEMPO_TRACE_SPANS=N caps the spans kept, 0: aggregates only)
   std::string label;
 };
 

@@ -2,6 +2,8 @@
 
 #include "driver/ProcessMemory.h"
 
+#include <cstdlib>
+
 #include "executor/CompiledEngine.h"
 #include "init/SourceArray.h"
 #include "interp/ReferenceInterpreter.h"
@@ -47,7 +49,7 @@ Summary summarise(std::vector<double> values) {
 }
 
 EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan,
-                           cpu::MatmulAccumulation matmul, bool generatedKernels) {
+                           cpu::MatmulAccumulation matmul, bool generatedKernels, bool trace) {
   EngineTimings t;
   t.engine = "compiled";
   Clock::time_point start = Clock::now();
@@ -59,6 +61,8 @@ EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const Timing
   CompiledRunOptions options;
   options.matmul = matmul;
   options.generatedKernels = generatedKernels;
+  TraceCollector collector(std::getenv("TEMPO_TRACE_SPANS") ? std::strtoull(std::getenv("TEMPO_TRACE_SPANS"), nullptr, 10) : size_t(1) << 20);
+  if (trace) options.trace = &collector;
   repeat(plan, t, [&](bool timed) {
     CompiledRunResult r = runCompiled(program, bounds, options);
     if (!timed) return;

@@ -58,7 +58,7 @@ struct EngineTimings {
 /// Compiles `g` with the default pipeline, then times runCompiled at `bounds`
 /// with f32 matmuls accumulated as `matmul` says. Throws PassError, ExecError or std::runtime_error.
 EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan,
-                           cpu::MatmulAccumulation matmul, bool generatedKernels = true);
+                           cpu::MatmulAccumulation matmul, bool generatedKernels = true, bool trace = false);
 
 /// Times a fresh ReferenceInterpreter evaluating every output. Throws EvalError.
 EngineTimings timeReference(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan);

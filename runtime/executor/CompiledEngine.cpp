@@ -61,13 +61,14 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
   Executor executor(program.graph, loops,
                     ExecutorOptions{values, std::move(plan), options.cancel, options.progress, {options.matmul},
                                     options.planStorage ? options.memoryBudget : std::nullopt,
-                                    options.generatedKernels ? program.native.get() : nullptr});
+                                    options.generatedKernels ? program.native.get() : nullptr, options.trace});
   executor.run();
   r.paging = executor.paging();
   r.outputs = executor.outputs();
   r.stats = executor.stats();
   r.measuredTimeline = executor.memoryTimeline();
   r.nodePeakBytes = executor.memory().nodePeaks();
+  r.execStatements = executor.execStatements();
   return r;
 }
 

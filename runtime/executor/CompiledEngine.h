@@ -53,6 +53,8 @@ struct CompiledRunOptions {
   cpu::MatmulAccumulation matmul = cpu::MatmulAccumulation::F32;
   /// Run the generated kernels where they exist (false: the library kernels only, as before codegen).
   bool generatedKernels = true;
+  /// When set, receives every exec statement instance of the run (see TraceCollector.h).
+  TraceCollector* trace = nullptr;
 };
 
 struct CompiledRunResult {
@@ -64,6 +66,7 @@ struct CompiledRunResult {
   MemoryTimeline measuredTimeline;   ///< live bytes after every memory statement, as run
   MemoryTimeline predictedTimeline;  ///< the same from the prediction (event for event)
   std::map<int, int64_t> nodePeakBytes;  ///< measured: per node, the most bytes charged to it at once
+  std::vector<NodeId> execStatements;    ///< the node of each exec statement, by number (for traces)
 };
 
 /// Optimises `source` with `pipeline`, schedules it and places its memory

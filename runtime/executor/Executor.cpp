@@ -15,6 +15,7 @@ struct Executor::Stmt {
   CompiledCondition condition;         ///< If
   std::vector<Stmt> body, elseBody;    ///< For, If
   int node = -1;                       ///< Exec and memory statements
+  int statement = -1;                  ///< Exec: its number, in program order (traces name it)
   std::vector<CompiledIndex> point;    ///< Exec
   bool recompute = false;              ///< Alloc: of a value computed again (a memory budget's)
 };
@@ -32,6 +33,7 @@ int64_t product(const std::vector<int64_t>& v) {
 Executor::Executor(const Graph& g, const LoopProgram& program, ExecutorOptions options)
     : graph_(g), bounds_(std::move(options.bounds)), plan_(std::move(options.storage)), cancel_(options.cancel),
       progress_(options.progress), budget_(options.memoryBudget) {
+  trace_ = options.trace;
   for (const auto& [name, value] : g.boundDefaults) bounds_.emplace(name, value);  // options win
   try {
     bounds_ = g.withDerivedBounds(std::move(bounds_));
@@ -95,6 +97,8 @@ void Executor::compile(const LoopBody& body, std::vector<Stmt>& out, std::vector
       checkNode(e->node, "exec");
       c.kind = Stmt::Kind::Exec;
       c.node = e->node;
+      c.statement = static_cast<int>(execStatements_.size());
+      execStatements_.push_back(e->node);
       const Node& n = graph_.node(e->node);
       if (e->point.size() != n.domain.size())
         throw ExecError("exec of " + nodeLabel(n) + " gives " + std::to_string(e->point.size()) +
@@ -161,9 +165,11 @@ void Executor::run() {
   }
   stats_ = ExecStats{};
   nativeCalls_ = 0;
+  if (trace_) trace_->begin();
   auto start = std::chrono::steady_clock::now();
   execute(body_);
   if (pager_) pager_->bringInOutputs();
+  if (trace_) trace_->end();
   stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   stats_.nativeCalls = nativeCalls_;
   stats_.peakBytes = memory_->peakBytes();
@@ -203,7 +209,9 @@ void Executor::execute(const std::vector<Stmt>& body) {
         point_.resize(s.point.size());
         for (size_t i = 0; i < s.point.size(); ++i) point_[i] = s.point[i].eval(slots);
         if (pager_) pager_->beforeExec(s.node);
+        const int64_t start = trace_ ? trace_->now() : 0, generatedBefore = nativeCalls_;
         std::optional<Tensor> value = programs_[s.node]->compute(point_, stores_, *sources_);
+        const int64_t bytes = trace_ && value ? static_cast<int64_t>(value->nbytes()) : 0;
         if (pager_ && value) pager_->beforeWrite(s.node, point_, *value);
         if (value) {
           storeOf(s.node, "exec").write(point_, std::move(*value));
@@ -211,6 +219,7 @@ void Executor::execute(const std::vector<Stmt>& body) {
           storeOf(s.node, "exec").writeUndefined(point_);
           ++stats_.undefinedExecs;
         }
+        if (trace_) trace_->record(s.statement, s.node, start, trace_->now(), point_, nativeCalls_ > generatedBefore, bytes);
         if ((++stats_.execs & 255) == 0) {
           if (progress_) progress_->store(static_cast<size_t>(stats_.execs));
           if (cancel_ && cancel_->load()) throw ExecCancelled();

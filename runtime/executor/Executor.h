@@ -31,6 +31,7 @@
 #include "kernels/cpu/CpuKernels.h"
 #include "schedule/LoopAst.h"
 #include "tensor/Tensor.h"
+#include "trace/TraceCollector.h"
 
 #include <atomic>
 #include <map>
@@ -58,6 +59,8 @@ struct ExecutorOptions {
   std::optional<int64_t> memoryBudget;
   /// When set, nodes with a generated kernel run it (the library kernel where the inputs do not fit).
   const NativeModule* native = nullptr;
+  /// When set, receives every exec statement instance (off and free when null).
+  TraceCollector* trace = nullptr;
 };
 
 struct ExecStats {
@@ -99,6 +102,8 @@ public:
   const MemoryTimeline& memoryTimeline() const { return timeline_; }
   const TensorStore& store(int node) const;
   const SymbolEnv& bounds() const { return bounds_; }
+  /// The node of each exec statement, by its number (TraceSpan::statement).
+  const std::vector<NodeId>& execStatements() const { return execStatements_; }
 
   struct Stmt;  // a compiled statement (Executor.cpp)
 
@@ -127,6 +132,8 @@ private:
   std::set<int> allocated_;  ///< nodes the program allocates: their stores start unallocated
   std::vector<int64_t> point_;
   int64_t nativeCalls_ = 0;  ///< counted by the node programs
+  TraceCollector* trace_ = nullptr;
+  std::vector<NodeId> execStatements_;
   ExecStats stats_;
 };
 

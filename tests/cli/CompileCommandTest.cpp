@@ -138,6 +138,20 @@ TEST(CliCompile, EmitPrintsTheGeneratedCodeOfOneKernel) {
   EXPECT_EQ(bad.code, 2) << bad.out;
 }
 
+TEST(CliProfile, PrintsWhereTheTimeWentByNodeAndSourceLine) {
+  CliResult r = tempo({"profile", example("rnn.tpo"), "--top", "4"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("profile of "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("generated kernels, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("by node:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("more nodes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("by source line:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rnn.tpo:17  h[b, t] = tanh("), std::string::npos) << r.out;
+  CliResult bad = tempo({"profile", example("rnn.tpo"), "--set", "T"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("expected NAME=INT"), std::string::npos) << bad.err;
+}
+
 TEST(CliCompile, StopAfterAndDisableShapeTheRun) {
   CliResult r = tempo({"compile", example("small/counter.tpo"), "--stop-after=branch-lowering"});
   ASSERT_EQ(r.code, 0) << r.err;

@@ -1,0 +1,51 @@
+// ProfileSummary: a run's trace folded by node and by source line, like `nsys stats`.
+//
+// `summariseProfile` sums a TraceCollector's per-statement aggregates by SDG
+// node (every exec statement of a node: its loop-nest copies) and by the source
+// line the node came from, sorted by total time, with calls, mean, min, max,
+// generated-kernel calls and bytes written; the time no statement accounts for
+// (loop control, memory statements, the executor between statements) is
+// reported as its own line, so the table always adds up to the run's wall time.
+// `printProfileSummary` renders the two tables as text for `tempo profile`.
+#pragma once
+
+#include "graph/Graph.h"
+#include "kernels/Kernel.h"
+#include "trace/TraceCollector.h"
+
+#include <string>
+#include <vector>
+
+namespace tempo {
+
+struct NodeProfile {
+  NodeId node = -1;
+  std::string label;   ///< `%9 matmul`, `%4 'h' (merge)`
+  std::string kernel;  ///< `k9_matmul library`, or "" without a kernel program
+  SourceRange loc;
+  int64_t calls = 0, totalNs = 0, minNs = 0, maxNs = 0, generatedCalls = 0, bytes = 0;
+};
+
+struct LineProfile {
+  int line = 0;  ///< 0: nodes with no source range
+  int64_t calls = 0, totalNs = 0, bytes = 0;
+};
+
+struct ProfileSummary {
+  int64_t runNs = 0;        ///< the run's wall time
+  int64_t statementNs = 0;  ///< the part the exec statements account for
+  int64_t instances = 0;
+  int64_t droppedSpans = 0;
+  std::vector<NodeProfile> nodes;  ///< by total time, descending
+  std::vector<LineProfile> lines;  ///< by total time, descending
+};
+
+/// `kernels` may be null (no kernel column).
+ProfileSummary summariseProfile(const Graph& g, const TraceCollector& trace, const KernelProgram* kernels);
+
+/// The node table (its first `top` rows) and the line table; `source` is the
+/// program text (for the line column; may be empty), `file` its name.
+std::string printProfileSummary(const ProfileSummary& p, const std::string& source, const std::string& file,
+                                size_t top);
+
+}  // namespace tempo
