@@ -4,8 +4,11 @@
 #include "kernels/Broadcast.h"
 
 #include <cblas.h>
+#include <libxsmm.h>
 
+#include <cstdlib>
 #include <memory>
+#include <string_view>
 #include <type_traits>
 
 namespace tempo::cpu {
@@ -21,9 +24,33 @@ void chooseThreads(int64_t m, int64_t n, int64_t k) {
   if (want != current) openblas_set_num_threads(current = want);
 }
 
+/// Products up to this many multiply-adds go to libxsmm (one thread, as OpenBLAS would
+/// use below it): at this project's shapes its JIT'd kernels run 2-2.6x faster than
+/// OpenBLAS's sgemm (docs/performance.md, "Small GEMMs").
+constexpr double kSmallGemm = double(1 << 24);
+
+/// C[m, n] = A[m, k] @ B[k, n] row-major through a libxsmm kernel; false when it has none.
+/// libxsmm is column-major: the same memory is C^T[n, m] = B^T[n, k] A^T[k, m].
+/// TEMPO_GEMM=openblas sends every product to OpenBLAS (the benchmarks' A/B of the two).
+bool smallSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
+  static const bool openblasOnly = [] {
+    const char* choice = std::getenv("TEMPO_GEMM");
+    return choice && std::string_view(choice) == "openblas";
+  }();
+  if (openblasOnly || double(m) * double(n) * double(k) > kSmallGemm) return false;
+  const libxsmm_blasint M = m, N = n, K = k;
+  const float alpha = 1.0f, beta = 0.0f;
+  libxsmm_smmfunction kernel = libxsmm_smmdispatch(N, M, K, &N, &K, &N, &alpha, &beta, nullptr, nullptr);
+  if (!kernel) return false;
+  kernel(b, a, c);
+  return true;
+}
+
 /// C[m, n] = A[m, k] @ B[k, n], all row-major and contiguous, m, n, k >= 1.
 template <class T>
 void gemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k) {
+  if constexpr (std::is_same_v<T, float>)
+    if (m > 1 && n > 1 && smallSgemm(a, b, c, m, n, k)) return;
   chooseThreads(m, n, k);
   int M = int(m), N = int(n), K = int(k);
   if constexpr (std::is_same_v<T, float>) {
