@@ -57,7 +57,9 @@ Outputs evaluateCompiled(const Graph& g, const SymbolEnv& bounds, const RunOptio
       err << "tempo run: warning: the memory budget of " << *budget << " bytes was not met: the peak was "
           << r.stats.peakBytes << " bytes (see above)\n";
   }
-  out << "engine compiled: " << r.stats.execs << " statements, peak " << r.stats.peakBytes << " bytes measured, "
+  out << "engine compiled: " << r.stats.execs << " statements";
+  if (r.stats.nativeCalls > 0) out << " (" << r.stats.nativeCalls << " by generated kernels)";
+  out << ", peak " << r.stats.peakBytes << " bytes measured, "
       << r.predictedBytes << " predicted" << (r.paging && r.paging->pageOuts() > 0 ? " before paging" : "");
   if (r.swapPlan) out << ", " << r.stats.peakSwappedBytes << " swapped";
   out << ", " << r.stats.seconds * 1e3 << " ms\n";

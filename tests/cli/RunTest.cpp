@@ -67,6 +67,12 @@ TEST(CliRun, ExamplesMatchNumpyGoldens) { expectExamplesMatchGoldens("reference"
 
 TEST(CliRun, CompiledEngineMatchesNumpyGoldens) { expectExamplesMatchGoldens("compiled"); }
 
+TEST(CliRun, CompiledEngineSaysHowManyStatementsGeneratedKernelsComputed) {
+  CliResult r = tempo({"run", example("rnn.tpo")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find(" by generated kernels), peak "), std::string::npos) << r.out;
+}
+
 TEST(CliRun, CompiledEnginePrintsItsStatistics) {
   CliResult r = tempo({"run", example("small/counter.tpo"), "--engine", "compiled"});
   ASSERT_EQ(r.code, 0) << r.err;
