@@ -1,6 +1,7 @@
 #include "kernels/Kernel.h"
 
 #include "ops/FusedProgram.h"
+#include "types/TensorType.h"
 
 #include <algorithm>
 
@@ -44,12 +45,7 @@ std::string nodeText(const Graph& g, NodeId id) {
   return s + " (" + std::string(opName(n.op)) + ")";
 }
 
-std::string typeText(DType dtype, const std::vector<IndexExpr>& shape) {
-  std::string s(dtypeName(dtype));
-  s += "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + shape[i].str();
-  return s + "]";
-}
+std::string typeText(DType dtype, const std::vector<IndexExpr>& shape) { return TensorType{dtype, shape}.str(); }
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include "kernels/KernelFormation.h"
 
 #include "codegen/LlvmKernels.h"
+#include "types/TensorType.h"
 
 #include <map>
 #include <optional>
@@ -30,11 +31,7 @@ bool dependsOnADim(const std::vector<IndexExpr>& shape) {
   return false;
 }
 
-std::string shapeText(const std::vector<IndexExpr>& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + shape[i].str();
-  return s + "]";
-}
+std::string shapeText(const std::vector<IndexExpr>& shape) { return TensorType{DType::F32, shape}.shapeStr(); }
 
 /// The steps of an elementwise node: its fused program, or one step over its inputs.
 std::vector<FusedStep> stepsOf(const Node& n) {
