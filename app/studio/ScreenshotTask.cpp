@@ -15,8 +15,8 @@ constexpr int kSettleMs = 300;      // deferred layouts and paints after the las
 constexpr int kTimeoutMs = 120000;  // give up rather than hang a script
 }  // namespace
 
-ScreenshotTask::ScreenshotTask(views::MainWindow* window, QString outPath, bool runFirst, QObject* parent)
-    : QObject(parent), window_(window), outPath_(std::move(outPath)), runFirst_(runFirst) {
+ScreenshotTask::ScreenshotTask(views::MainWindow* window, QString outPath, Before before, QObject* parent)
+    : QObject(parent), window_(window), outPath_(std::move(outPath)), before_(before) {
   connect(window_->document(), &views::ProgramDocument::compiled, this, &ScreenshotTask::onCompiled);
   poll_.setInterval(50);
   connect(&poll_, &QTimer::timeout, this, &ScreenshotTask::poll);
@@ -30,7 +30,10 @@ void ScreenshotTask::onCompiled() {
   if (checked_ || window_->document()->isChecking()) return;
   checked_ = true;
   const views::CheckedProgram& program = window_->document()->latest();
-  if (runFirst_ && program && program->ok()) window_->runPanel()->run();
+  if (before_ != Before::Nothing && program && program->ok()) {
+    if (before_ == Before::Run) window_->runPanel()->run();
+    else window_->runPanel()->profile();
+  }
   poll_.start();
 }
 

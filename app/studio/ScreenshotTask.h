@@ -1,7 +1,7 @@
 // ScreenshotTask: `tempo-studio --screenshot OUT.png`.
 //
 // Waits until the window's program has been checked (the first `compiled`
-// signal) and, when asked, runs it; then waits until nothing is in progress
+// signal) and, when asked, runs or profiles it; then waits until nothing is in progress
 // (no check, run or graph layout), lets the views settle for a moment, grabs
 // the window (this works on the offscreen platform as well as under X),
 // writes the PNG and quits the application with 0 (1 if the PNG could not
@@ -21,8 +21,9 @@ namespace tempo::studio {
 class ScreenshotTask : public QObject {
   Q_OBJECT
 public:
-  /// `runFirst`: execute the program's run before grabbing.
-  ScreenshotTask(views::MainWindow* window, QString outPath, bool runFirst, QObject* parent = nullptr);
+  enum class Before { Nothing, Run, Profile };
+  /// `before`: run (or profile, recording the run) the program before grabbing.
+  ScreenshotTask(views::MainWindow* window, QString outPath, Before before, QObject* parent = nullptr);
 
 private:
   void onCompiled();
@@ -31,7 +32,7 @@ private:
 
   views::MainWindow* window_;
   QString outPath_;
-  bool runFirst_;
+  Before before_;
   bool checked_ = false;
   QTimer poll_;
 };

@@ -14,7 +14,7 @@ std::optional<StudioOptions> parseStudioOptions(const QCoreApplication& app) {
   parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The .tpo program to open"), QStringLiteral("[FILE]"));
   QCommandLineOption open(QStringLiteral("open"), QStringLiteral("Open FILE."), QStringLiteral("FILE"));
-  QCommandLineOption view(QStringLiteral("view"), QStringLiteral("Raise a view: graph, passes, schedule, run or problems."),
+  QCommandLineOption view(QStringLiteral("view"), QStringLiteral("Raise a view: graph, passes, schedule, run, problems or profiler."),
                           QStringLiteral("VIEW"));
   QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                 QStringLiteral("Render the window to OUT.png once the program is checked (and run, "
@@ -28,7 +28,10 @@ std::optional<StudioOptions> parseStudioOptions(const QCoreApplication& app) {
   QCommandLineOption blockSize(QStringLiteral("block-size"),
                                QStringLiteral("Static tiling's block size in the schedule view (default: the cost model's)."),
                                QStringLiteral("N"));
-  parser.addOptions({open, view, engine, pass, blockSize, screenshot, quitAfter});
+  QCommandLineOption profilerTab(QStringLiteral("profiler-tab"),
+                                 QStringLiteral("The profiler's tab once a profiled run opens: runs, timeline, memory or statistics."),
+                                 QStringLiteral("TAB"));
+  parser.addOptions({open, view, engine, pass, blockSize, profilerTab, screenshot, quitAfter});
   parser.process(app);
 
   StudioOptions options;
@@ -37,10 +40,17 @@ std::optional<StudioOptions> parseStudioOptions(const QCoreApplication& app) {
   options.view = parser.value(view);
   options.screenshot = parser.value(screenshot);
   static const QStringList kViews = {QStringLiteral("graph"), QStringLiteral("passes"), QStringLiteral("schedule"),
-                                     QStringLiteral("run"), QStringLiteral("problems")};
+                                     QStringLiteral("run"), QStringLiteral("problems"), QStringLiteral("profiler")};
   if (!options.view.isEmpty() && !kViews.contains(options.view)) {
     std::fprintf(stderr, "tempo-studio: unknown view '%s' (one of: %s)\n", qPrintable(options.view),
                  qPrintable(kViews.join(QStringLiteral(", "))));
+    return std::nullopt;
+  }
+  options.profilerTab = parser.value(profilerTab);
+  static const QStringList kTabs = {QStringLiteral("runs"), QStringLiteral("timeline"), QStringLiteral("memory"), QStringLiteral("statistics")};
+  if (!options.profilerTab.isEmpty() && !kTabs.contains(options.profilerTab)) {
+    std::fprintf(stderr, "tempo-studio: unknown profiler tab '%s' (one of: %s)\n", qPrintable(options.profilerTab),
+                 qPrintable(kTabs.join(QStringLiteral(", "))));
     return std::nullopt;
   }
   options.engine = parser.value(engine);

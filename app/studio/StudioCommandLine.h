@@ -1,13 +1,15 @@
 // StudioCommandLine: the options of `tempo-studio`.
 //
-//   tempo-studio [FILE] [--open FILE] [--view graph|passes|schedule|run]
+//   tempo-studio [FILE] [--open FILE] [--view graph|passes|schedule|run|problems|profiler]
 //                [--engine reference|compiled] [--pass NAME] [--block-size N]
-//                [--screenshot OUT.png] [--quit-after MS]
+//                [--profiler-tab runs|timeline|memory|statistics] [--screenshot OUT.png] [--quit-after MS]
 //
 // `--pass` selects a pass in the pass stepper once the pipeline has run;
 // `--block-size` sets the schedule view's static-tiling block size.
 // `--screenshot` renders the window offscreen once the first check has
-// finished (and, for `--view run`, once a run of the program has finished),
+// finished (and, for `--view run`, once a run of the program has finished;
+// for `--view profiler`, once a profiled run has been recorded and opened, on
+// the tab `--profiler-tab` names),
 // saves it and exits; `--quit-after` closes the studio after MS
 // milliseconds (used to time start-up).
 #pragma once
@@ -23,7 +25,8 @@ namespace tempo::studio {
 
 struct StudioOptions {
   QString file;        ///< the program to open ("" for a new one)
-  QString view;        ///< "" or graph | passes | schedule | run | problems
+  QString view;        ///< "" or graph | passes | schedule | run | problems | profiler
+  QString profilerTab; ///< "" or runs | timeline | memory | statistics: the profiler's tab
   QString engine;      ///< "" or reference | compiled: the run panel's engine
   QString pass;        ///< "" or the pass the pass stepper selects (e.g. fusion)
   int blockSize = 0;   ///< the schedule view's block size (0: the cost model's)

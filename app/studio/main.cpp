@@ -7,6 +7,7 @@
 #include "common/MainWindow.h"
 #include "common/StudioInfo.h"
 #include "passes/PassStepper.h"
+#include "profiler/ProfilerPanel.h"
 #include "run/RunPanel.h"
 #include "schedule/ScheduleView.h"
 
@@ -37,7 +38,15 @@ int main(int argc, char** argv) {
     });
   }
   tempo::studio::ScreenshotTask* task = nullptr;
-  if (screenshot) task = new tempo::studio::ScreenshotTask(&window, options->screenshot, options->view == "run", &app);
+  using Before = tempo::studio::ScreenshotTask::Before;
+  const Before before = options->view == "run" ? Before::Run : options->view == "profiler" ? Before::Profile : Before::Nothing;
+  if (screenshot) task = new tempo::studio::ScreenshotTask(&window, options->screenshot, before, &app);
+  if (!options->profilerTab.isEmpty()) {
+    // After the window has opened the recorded run (its own connection comes first).
+    QObject::connect(window.runPanel(), &tempo::views::RunPanel::runRecorded, &window, [&window, &options] {
+      window.profilerWidget()->showTab(options->profilerTab);
+    });
+  }
   if (!options->file.isEmpty() && !window.openFile(options->file, screenshot)) {
     if (screenshot) return 1;
   }

@@ -5,6 +5,7 @@
 #include "tempo/GraphCommand.h"
 #include "tempo/ProfileCommand.h"
 #include "tempo/RunCommand.h"
+#include "tempo/RunsCommand.h"
 #include "tempo/ScheduleCommand.h"
 
 #include <CLI/CLI.hpp>
@@ -21,7 +22,8 @@ const char* const kFooter =
     "  0  success\n"
     "  1  the program has errors (diagnostics printed)\n"
     "  2  usage error (bad arguments, --set or --engine, a --memory-budget no schedule can meet)\n"
-    "  3  runtime failure (evaluation or I/O)";
+    "  3  runtime failure (evaluation or I/O)\n"
+    "  (tempo runs diff: 1 when run B regressed against run A)";
 
 /// Prints help/version (exit 0) or a parse error (exit 2).
 int reportParseOutcome(const CLI::App& app, const CLI::ParseError& e, std::ostream& out, std::ostream& err) {
@@ -36,6 +38,7 @@ struct Commands {
   CompileOptions compile;
   ScheduleOptionsCli schedule;
   ProfileOptions profile;
+  RunsOptions runs;
 };
 
 int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -50,6 +53,7 @@ int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::
   CLI::App* compile = addCompileCommand(app, c.compile);
   CLI::App* schedule = addScheduleCommand(app, c.schedule);
   CLI::App* profile = addProfileCommand(app, c.profile);
+  CLI::App* runs = addRunsCommand(app, c.runs);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -61,6 +65,7 @@ int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::
   if (compile->parsed()) return runCompile(c.compile, out, err);
   if (schedule->parsed()) return runSchedule(c.schedule, out, err);
   if (profile->parsed()) return runProfile(c.profile, out, err);
+  if (runs->parsed()) return runRuns(c.runs, out, err);
   err << "tempo: no command given (try tempo --help)\n";
   return kExitUsage;
 }

@@ -2,12 +2,15 @@
 
 #include "executor/CompiledEngine.h"
 #include "pass/PassRegistry.h"
+#include "runstore/RunRecorder.h"
+#include "runstore/RunStore.h"
 #include "tempo/Cli.h"
 #include "tempo/CommandSupport.h"
 #include "tempo/RunCommand.h"
 #include "trace/ProfileSummary.h"
 
 #include <filesystem>
+#include <memory>
 #include <ostream>
 
 namespace tempo::cli {
@@ -24,6 +27,10 @@ CLI::App* addProfileCommand(CLI::App& app, ProfileOptions& options) {
   cmd->add_option("--kernels", options.kernels, "generated (LLVM) kernels where formed, or the library kernels only")
       ->check(CLI::IsMember({"generated", "library"}))
       ->capture_default_str();
+  cmd->add_option("--db", options.db, "The run store to record into (default: .tempo/runs.db next to FILE)");
+  cmd->add_option("--label", options.label, "A label for the stored run (shown by tempo runs list)");
+  cmd->add_flag("--no-store", options.noStore, "Print the profile only; record nothing");
+  cmd->add_flag("--store-outputs", options.storeOutputs, "Keep the outputs' .npy bytes in the run store");
   return cmd;
 }
 
@@ -42,6 +49,18 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
     return kExitUsage;
   }
   if (!checkDataFiles(program, *bounds, err)) return kExitProgramErrors;
+  std::unique_ptr<RunStore> store;
+  int64_t runId = 0;
+  if (!options.noStore) {
+    try {
+      store = std::make_unique<RunStore>(options.db.empty() ? defaultRunStorePath(options.file) : options.db);
+      nlohmann::json settings = {{"kernels", options.kernels}, {"blockSize", options.blockSize}};
+      runId = store->beginRun(runHeader(options.file, program.source, *bounds, options.label, settings));
+    } catch (const std::exception& e) {
+      err << "tempo profile: " << e.what() << "\n";
+      return kExitRuntime;
+    }
+  }
   try {
     PassContext context = passContextFor(options.blockSize);
     CompiledProgram compiled = compileProgram(program.graph, defaultPipeline(), context);
@@ -61,8 +80,22 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
     ProfileSummary summary = summariseProfile(compiled.graph, trace, &compiled.kernels);
     out << printProfileSummary(summary, program.source, std::filesystem::path(options.file).filename().string(),
                                options.top);
+    if (store) {
+      store->finishRun(runId, recordRun(compiled, result, trace, program.source, options.storeOutputs));
+      out << "\nstored as run " << runId << " in " << store->path() << "\n";
+    }
+  } catch (const RunStoreError& e) {
+    err << "tempo profile: " << e.what() << "\n";
+    return kExitRuntime;
   } catch (const std::exception& e) {
     err << "tempo profile: " << e.what() << "\n";
+    if (store) {
+      try {
+        store->failRun(runId, e.what());
+      } catch (const std::exception& e2) {
+        err << "tempo profile: " << e2.what() << "\n";
+      }
+    }
     return kExitRuntime;
   }
   return kExitOk;

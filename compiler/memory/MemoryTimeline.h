@@ -9,7 +9,7 @@
 // between two events). MemoryPrediction appends the same events from its walk
 // of the same statements, so the predicted and the measured curves line up
 // event by event. A long run stays bounded: when `capacity` events are held,
-// neighbouring pairs merge (the later event's kind, node and live bytes, the
+// neighbouring pairs merge (the later event's kind, node, time and live bytes, the
 // larger peak, both counts added) and every later event covers twice as many
 // statements, so the curve keeps its shape and every peak.
 #pragma once
@@ -28,6 +28,7 @@ struct MemoryEvent {
   int64_t count = 1;      ///< memory statements it covers
   int64_t liveBytes = 0;  ///< after the statement
   int64_t peakBytes = 0;  ///< the most live bytes since the previous event, this statement included
+  int64_t timeNs = -1;    ///< when the (last) statement ran, ns since the run's start (-1: the run was not timed)
 };
 
 const char* memoryEventKindName(MemoryEvent::Kind k);
@@ -36,7 +37,8 @@ class MemoryTimeline {
 public:
   explicit MemoryTimeline(size_t capacity = 1 << 14);
 
-  void add(MemoryEvent::Kind kind, int node, int64_t liveBytes, int64_t peakBytes);
+  /// `timeNs`: when the statement ran (a traced run's clock), -1 when not timed.
+  void add(MemoryEvent::Kind kind, int node, int64_t liveBytes, int64_t peakBytes, int64_t timeNs = -1);
 
   const std::vector<MemoryEvent>& events() const { return events_; }
   int64_t statements() const { return statements_; }  ///< memory statements recorded in all

@@ -252,7 +252,7 @@ void Executor::execute(const std::vector<Stmt>& body) {
 
 void Executor::recordMemoryStatement(MemoryEvent::Kind kind, int node) {
   ++stats_.memoryStatements;
-  timeline_.add(kind, node, memory_->liveBytes(), memory_->takeWindowPeak());
+  timeline_.add(kind, node, memory_->liveBytes(), memory_->takeWindowPeak(), trace_ ? trace_->now() : -1);
 }
 
 const TensorStore& Executor::store(int node) const {

@@ -8,29 +8,6 @@
 namespace tempo {
 namespace {
 
-std::string label(const Graph& g, NodeId id) {
-  if (!g.hasNode(id)) return "%" + std::to_string(id);
-  const Node& n = g.node(id);
-  std::string s = "%" + std::to_string(id) + " ";
-  return s + (n.name.empty() ? std::string(opName(n.op)) : "'" + n.name + "' (" + std::string(opName(n.op)) + ")");
-}
-
-std::string duration(int64_t ns) {
-  char buf[32];
-  if (ns >= 10'000'000) std::snprintf(buf, sizeof buf, "%.1f ms", ns / 1e6);
-  else if (ns >= 10'000) std::snprintf(buf, sizeof buf, "%.1f us", ns / 1e3);
-  else std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
-  return buf;
-}
-
-std::string bytesText(int64_t b) {
-  char buf[32];
-  if (b >= 10ll << 20) std::snprintf(buf, sizeof buf, "%.1f MiB", b / 1048576.0);
-  else if (b >= 10ll << 10) std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
-  else std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(b));
-  return buf;
-}
-
 std::string percent(int64_t part, int64_t whole) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%.1f", whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
@@ -42,7 +19,33 @@ std::string cell(const std::string& s, size_t width, bool right = true) {
   return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
 }
 
-std::string lineOf(const std::string& source, int line) {
+}  // namespace
+
+std::string profileNodeLabel(const Graph& g, NodeId id) {
+  if (!g.hasNode(id)) return "%" + std::to_string(id);
+  const Node& n = g.node(id);
+  std::string s = "%" + std::to_string(id) + " ";
+  return s + (n.name.empty() ? std::string(opName(n.op)) : "'" + n.name + "' (" + std::string(opName(n.op)) + ")");
+}
+
+std::string formatDuration(int64_t ns) {
+  char buf[32];
+  if (ns >= 10'000'000 || ns <= -10'000'000) std::snprintf(buf, sizeof buf, "%.1f ms", ns / 1e6);
+  else if (ns >= 10'000 || ns <= -10'000) std::snprintf(buf, sizeof buf, "%.1f us", ns / 1e3);
+  else std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
+  return buf;
+}
+
+std::string formatBytes(int64_t b) {
+  char buf[32];
+  const int64_t a = b < 0 ? -b : b;
+  if (a >= 10ll << 20) std::snprintf(buf, sizeof buf, "%.1f MiB", b / 1048576.0);
+  else if (a >= 10ll << 10) std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
+  else std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(b));
+  return buf;
+}
+
+std::string sourceLineText(const std::string& source, int line) {
   if (line <= 0) return "";
   std::istringstream in(source);
   std::string text;
@@ -53,8 +56,6 @@ std::string lineOf(const std::string& source, int line) {
     }
   return "";
 }
-
-}  // namespace
 
 ProfileSummary summariseProfile(const Graph& g, const TraceCollector& trace, const KernelProgram* kernels) {
   ProfileSummary out;
@@ -67,7 +68,7 @@ ProfileSummary summariseProfile(const Graph& g, const TraceCollector& trace, con
     NodeProfile& n = it->second;
     if (fresh) {
       n.node = s.node;
-      n.label = label(g, s.node);
+      n.label = profileNodeLabel(g, s.node);
       n.loc = g.hasNode(s.node) ? g.node(s.node).loc : SourceRange{};
       n.minNs = s.minNs;
       n.maxNs = s.maxNs;
@@ -101,7 +102,7 @@ ProfileSummary summariseProfile(const Graph& g, const TraceCollector& trace, con
 std::string printProfileSummary(const ProfileSummary& p, const std::string& source, const std::string& file,
                                 size_t top) {
   std::string s;
-  s += "run: " + duration(p.runNs) + " wall, " + std::to_string(p.instances) + " statement instances (" +
+  s += "run: " + formatDuration(p.runNs) + " wall, " + std::to_string(p.instances) + " statement instances (" +
        percent(p.statementNs, p.runNs) + "% of the time in them)";
   if (p.droppedSpans) s += ", " + std::to_string(p.droppedSpans) + " spans beyond the trace's cap (aggregates exact)";
   s += "\n\nby node:\n";
@@ -115,18 +116,18 @@ std::string printProfileSummary(const ProfileSummary& p, const std::string& sour
       break;
     }
     std::string where = n.loc.valid() ? file + ":" + std::to_string(n.loc.begin.line) + ":" + std::to_string(n.loc.begin.col) : "";
-    s += cell(percent(n.totalNs, p.runNs), 8) + cell(duration(n.totalNs), 11) + cell(std::to_string(n.calls), 9) +
-         cell(duration(n.calls ? n.totalNs / n.calls : 0), 11) + cell(duration(n.minNs), 11) + cell(duration(n.maxNs), 11) +
-         cell(std::to_string(n.generatedCalls), 10) + cell(bytesText(n.bytes), 11) + "  " + cell(n.label, 30, false) +
+    s += cell(percent(n.totalNs, p.runNs), 8) + cell(formatDuration(n.totalNs), 11) + cell(std::to_string(n.calls), 9) +
+         cell(formatDuration(n.calls ? n.totalNs / n.calls : 0), 11) + cell(formatDuration(n.minNs), 11) + cell(formatDuration(n.maxNs), 11) +
+         cell(std::to_string(n.generatedCalls), 10) + cell(formatBytes(n.bytes), 11) + "  " + cell(n.label, 30, false) +
          cell(n.kernel, 24, false) + where + "\n";
   }
   const int64_t other = std::max<int64_t>(0, p.runNs - p.statementNs);
-  s += cell(percent(other, p.runNs), 8) + cell(duration(other), 11) + "  (loops, memory statements and the executor between statements)\n";
+  s += cell(percent(other, p.runNs), 8) + cell(formatDuration(other), 11) + "  (loops, memory statements and the executor between statements)\n";
   s += "\nby source line:\n" + cell("time(%)", 8) + cell("total", 11) + cell("calls", 9) + cell("bytes", 11) + "  line\n";
   for (const LineProfile& l : p.lines) {
-    std::string text = l.line ? file + ":" + std::to_string(l.line) + "  " + lineOf(source, l.line) : "(no source range)";
-    s += cell(percent(l.totalNs, p.runNs), 8) + cell(duration(l.totalNs), 11) + cell(std::to_string(l.calls), 9) +
-         cell(bytesText(l.bytes), 11) + "  " + text + "\n";
+    std::string text = l.line ? file + ":" + std::to_string(l.line) + "  " + sourceLineText(source, l.line) : "(no source range)";
+    s += cell(percent(l.totalNs, p.runNs), 8) + cell(formatDuration(l.totalNs), 11) + cell(std::to_string(l.calls), 9) +
+         cell(formatBytes(l.bytes), 11) + "  " + text + "\n";
   }
   return s;
 }

@@ -40,6 +40,15 @@ struct ProfileSummary {
   std::vector<LineProfile> lines;  ///< by total time, descending
 };
 
+/// `12.3 us`, `4.5 ms`, `812 ns` (the tables' time format).
+std::string formatDuration(int64_t ns);
+/// `1.5 MiB`, `12.0 KiB`, `96 B`.
+std::string formatBytes(int64_t bytes);
+/// Line `line` (1-based) of `source` without its leading blanks; "" when there is none.
+std::string sourceLineText(const std::string& source, int line);
+/// `%4 'h' (merge)`, `%9 matmul`.
+std::string profileNodeLabel(const Graph& g, NodeId id);
+
 /// `kernels` may be null (no kernel column).
 ProfileSummary summariseProfile(const Graph& g, const TraceCollector& trace, const KernelProgram* kernels);
 

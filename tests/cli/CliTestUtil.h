@@ -6,6 +6,7 @@
 // removed afterwards.
 #pragma once
 
+#include "support/TempDir.h"
 #include "tempo/Cli.h"
 
 #include <unistd.h>
@@ -63,27 +64,7 @@ inline std::filesystem::path goldenDirFor(const std::filesystem::path& program) 
 }
 
 /// A fresh empty directory, removed with everything in it on destruction.
-class TempDir {
-public:
-  explicit TempDir(const std::string& tag) {
-    static int counter = 0;
-    path_ = std::filesystem::temp_directory_path() /
-            ("tempo_cli_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::string str(const std::string& child = "") const { return (child.empty() ? path_ : path_ / child).string(); }
-
-private:
-  std::filesystem::path path_;
-};
+using TempDir = testing::TempDir;
 
 }  // namespace tempo::cli::test
 

@@ -7,7 +7,9 @@
 #include "editor/ProblemsPanel.h"
 #include "graph/GraphView.h"
 #include "passes/PassStepper.h"
+#include "profiler/ProfilerPanel.h"
 #include "run/RunPanel.h"
+#include "runstore/RunStore.h"
 #include "schedule/ScheduleView.h"
 
 #include <QAction>
@@ -21,6 +23,7 @@
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
@@ -62,6 +65,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
   }
   updateTitle();
   document_->clear();
+  updateRunStore();
 }
 
 MainWindow::~MainWindow() = default;
@@ -75,12 +79,15 @@ void MainWindow::buildDocks() {
   passesDock_ = makeDock(tr("Passes"), QStringLiteral("PassesDock"), passesWidget_, this);
   scheduleWidget_ = new ScheduleView;
   scheduleDock_ = makeDock(tr("Schedule"), QStringLiteral("ScheduleDock"), scheduleWidget_, this);
+  profilerWidget_ = new ProfilerPanel;
+  profilerDock_ = makeDock(tr("Profiler"), QStringLiteral("ProfilerDock"), profilerWidget_, this);
   addDockWidget(Qt::RightDockWidgetArea, graphDock_);
   tabifyDockWidget(graphDock_, passesDock_);
   tabifyDockWidget(passesDock_, scheduleDock_);
   addDockWidget(Qt::BottomDockWidgetArea, runDock_);
   addDockWidget(Qt::BottomDockWidgetArea, problemsDock_);
   tabifyDockWidget(runDock_, problemsDock_);
+  tabifyDockWidget(problemsDock_, profilerDock_);
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);  // the graph gets the full height
   setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
   graphDock_->raise();
@@ -129,6 +136,10 @@ void MainWindow::buildMenus() {
     showView(QStringLiteral("run"));
     runPanel_->run();
   });
+  run->addAction(tr("&Profile"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), this, [this] {
+    showView(QStringLiteral("run"));
+    runPanel_->profile();
+  });
   QAction* cancelAction = run->addAction(tr("&Cancel Run"), QKeySequence(Qt::CTRL | Qt::Key_Period), runPanel_, &RunPanel::cancel);
 
   QToolBar* tools = addToolBar(tr("Main"));
@@ -146,7 +157,7 @@ void MainWindow::buildMenus() {
   }
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
-  for (QDockWidget* dock : {problemsDock_, graphDock_, passesDock_, scheduleDock_, runDock_})
+  for (QDockWidget* dock : {problemsDock_, graphDock_, passesDock_, scheduleDock_, runDock_, profilerDock_})
     viewMenu_->addAction(dock->toggleViewAction());
   viewMenu_->addSeparator();
   viewMenu_->addAction(tools->toggleViewAction());
@@ -183,6 +194,17 @@ void MainWindow::connectViews() {
   connect(document_, &ProgramDocument::checkStarted, this, [this] { checkStatus_->setText(tr("Checking…")); });
   connect(document_, &ProgramDocument::modifiedChanged, this, &MainWindow::updateTitle);
   connect(document_, &ProgramDocument::filePathChanged, this, &MainWindow::updateTitle);
+  connect(document_, &ProgramDocument::filePathChanged, this, &MainWindow::updateRunStore);
+  connect(runPanel_, &RunPanel::runRecorded, this, [this](const QString&, qint64 id) {
+    profilerWidget_->refresh();
+    profilerWidget_->openRun(id);
+    showView(QStringLiteral("profiler"));
+    if (profilerDock_->height() < height() * 2 / 5) resizeDocks({profilerDock_}, {height() / 2}, Qt::Vertical);  // room for a timeline
+  });
+  connect(profilerWidget_, &ProfilerPanel::sourceActivated, this, [this](int line, int col) {
+    editor_->selectRange(line, col, line, col);
+  });
+  connect(editor_, &CodeEditor::cursorLineChanged, profilerWidget_, &ProfilerPanel::highlightLine);
   connect(problems_, &ProblemsPanel::problemActivated, editor_, &CodeEditor::selectRange);
   connect(editor_, &CodeEditor::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 4000); });
   connect(editor_, &QsciScintilla::cursorPositionChanged, this, [this](int line, int index) {
@@ -220,6 +242,16 @@ void MainWindow::updateTitle() {
   setWindowFilePath(document_->filePath());
 }
 
+void MainWindow::updateRunStore() {
+  // A saved program's runs go next to it (as `tempo profile` records them); an unsaved one's to the studio's data folder.
+  const QString program = document_->filePath();
+  const QString db = program.isEmpty()
+                         ? QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + QStringLiteral("/untitled-runs.db")
+                         : QString::fromStdString(defaultRunStorePath(program.toStdString()));
+  runPanel_->setRunStore(db, program);
+  profilerWidget_->setStore(db, program.isEmpty() ? QStringLiteral("untitled.tpo") : program);
+}
+
 bool MainWindow::isBusy() const {
   return document_->isChecking() || runPanel_->isRunning() || graphWidget_->layoutPending() ||
          passesWidget_->isBusy() || scheduleWidget_->isCompiling();
@@ -241,6 +273,7 @@ bool MainWindow::showView(const QString& name) {
                       : name == QLatin1String("schedule") ? scheduleDock_
                       : name == QLatin1String("run")      ? runDock_
                       : name == QLatin1String("problems") ? problemsDock_
+                      : name == QLatin1String("profiler") ? profilerDock_
                                                           : nullptr;
   if (!dock) return false;
   dock->show();

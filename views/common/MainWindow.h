@@ -2,10 +2,13 @@
 //
 // The editor is the central widget; docks hold the problems list, the
 // dependence graph (GraphView), the pass stepper (PassStepper), the schedule
-// (ScheduleView) and the run panel. One ProgramDocument connects them: edits re-check the program in the
+// (ScheduleView), the run panel and the profiler (ProfilerPanel, over the
+// program's run store). One ProgramDocument connects them: edits re-check the program in the
 // background, and each result updates squiggles, problems, graph and the
 // bounds of the run panel. Clicking a graph node selects its source range;
-// moving the cursor highlights the nodes that line made. The menus follow
+// moving the cursor highlights the nodes that line made (and their spans in
+// the profiler's timeline); clicking a span or a statistics row selects its
+// line. Run ▸ Profile records a traced run and opens its timeline. The menus follow
 // the platform's conventions (File with recent files, Edit, Examples, Run,
 // View toggling each dock, Help → About), and window geometry and dock
 // layout are remembered between sessions (QSettings).
@@ -27,6 +30,7 @@ class CodeEditor;
 class GraphView;
 class PassStepper;
 class ProblemsPanel;
+class ProfilerPanel;
 class RunPanel;
 class ScheduleView;
 
@@ -48,13 +52,14 @@ public:
   GraphView* graphWidget() const { return graphWidget_; }
   PassStepper* passesWidget() const { return passesWidget_; }
   ScheduleView* scheduleWidget() const { return scheduleWidget_; }
+  ProfilerPanel* profilerWidget() const { return profilerWidget_; }
   const QString& examplesDir() const { return examplesDir_; }
 
   /// True while a check, a run or a graph layout is in progress.
   bool isBusy() const;
   /// Opens `path`; reports a failure in a message box unless `quiet`.
   bool openFile(const QString& path, bool quiet = false);
-  /// Shows and raises a view: graph, passes, schedule, run or problems; false if unknown.
+  /// Shows and raises a view: graph, passes, schedule, run, profiler or problems; false if unknown.
   bool showView(const QString& name);
 
 protected:
@@ -69,6 +74,7 @@ private:
   void rebuildRecentMenu();
   void onCompiled(const CheckedProgram& result);
   void updateTitle();
+  void updateRunStore();
   bool maybeSave();
   void newFile();
   void openDialog();
@@ -85,6 +91,8 @@ private:
   GraphView* graphWidget_ = nullptr;
   PassStepper* passesWidget_ = nullptr;
   ScheduleView* scheduleWidget_ = nullptr;
+  ProfilerPanel* profilerWidget_ = nullptr;
+  QDockWidget* profilerDock_ = nullptr;
   QDockWidget* problemsDock_ = nullptr;
   QDockWidget* graphDock_ = nullptr;
   QDockWidget* passesDock_ = nullptr;

@@ -4,8 +4,11 @@
 #include "interp/ReferenceInterpreter.h"
 #include "npy/LoadCheck.h"
 #include "pass/PassRegistry.h"
+#include "runstore/RunRecorder.h"
+#include "runstore/RunStore.h"
 
 #include <chrono>
+#include <memory>
 
 namespace tempo::views {
 
@@ -31,14 +34,22 @@ void runReference(const Graph& graph, const std::atomic<bool>* cancel, std::atom
   outcome.pointsEvaluated = interpreter.pointsEvaluated();
 }
 
-void runCompiledEngine(const Graph& graph, const std::atomic<bool>* cancel, std::atomic<size_t>* progress,
-                       RunOutcome& outcome) {
+/// A traced run's place in the run store while it runs.
+struct Recorder {
+  std::unique_ptr<RunStore> store;
+  int64_t id = 0;
+  TraceCollector trace;
+};
+
+void runCompiledEngine(const FrontendResult& source, const std::atomic<bool>* cancel, std::atomic<size_t>* progress,
+                       Recorder* recorder, RunOutcome& outcome) {
   auto start = std::chrono::steady_clock::now();
-  CompiledProgram program = compileProgram(graph, defaultPipeline());
+  CompiledProgram program = compileProgram(source.graph, defaultPipeline());
   outcome.compileSeconds = secondsSince(start);
   CompiledRunOptions options;
   options.cancel = cancel;
   options.progress = progress;
+  if (recorder) options.trace = &recorder->trace;
   CompiledRunResult result;
   try {
     result = runCompiled(program, outcome.bounds, options);
@@ -48,6 +59,14 @@ void runCompiledEngine(const Graph& graph, const std::atomic<bool>* cancel, std:
     outcome.seconds = secondsSince(start) - outcome.compileSeconds;
     if (progress) outcome.pointsEvaluated = progress->load();
     return;
+  }
+  if (recorder) {
+    try {
+      recorder->store->finishRun(recorder->id, recordRun(program, result, recorder->trace, source.source, false));
+      outcome.storedRun = recorder->id;
+    } catch (const RunStoreError& e) {
+      outcome.storeError = e.what();
+    }
   }
   outcome.outputs = std::move(result.outputs);
   outcome.seconds = result.stats.seconds;
@@ -59,7 +78,7 @@ void runCompiledEngine(const Graph& graph, const std::atomic<bool>* cancel, std:
 }  // namespace
 
 RunOutcome runProgram(const FrontendResult& program, const std::map<std::string, int64_t>& overrides, Engine engine,
-                      const std::atomic<bool>* cancel, std::atomic<size_t>* progress) {
+                      const std::atomic<bool>* cancel, std::atomic<size_t>* progress, const RunRecording* record) {
   RunOutcome outcome;
   outcome.engine = engine;
   if (!program.ok()) {
@@ -75,11 +94,31 @@ RunOutcome runProgram(const FrontendResult& program, const std::map<std::string,
     outcome.error = renderAll(loads, program.source);
     return outcome;
   }
+  std::unique_ptr<Recorder> recorder;
+  if (record && engine == Engine::Compiled) {
+    try {
+      recorder = std::make_unique<Recorder>();
+      recorder->store = std::make_unique<RunStore>(record->dbPath);
+      const std::string path = record->programPath.empty() ? "untitled.tpo" : record->programPath;
+      recorder->id = recorder->store->beginRun(
+          runHeader(path, program.source, *bounds, record->label, {{"kernels", "generated"}, {"from", "studio"}}));
+    } catch (const std::exception& e) {
+      outcome.storeError = e.what();
+      recorder.reset();
+    }
+  }
   try {
     if (engine == Engine::Reference) runReference(program.graph, cancel, progress, outcome);
-    else runCompiledEngine(program.graph, cancel, progress, outcome);
+    else runCompiledEngine(program, cancel, progress, recorder.get(), outcome);
   } catch (const std::exception& e) {  // ExecError, PassError, scheduling failures, kernel errors
     outcome.error = std::string(engine == Engine::Compiled ? "compiled run failed: " : "evaluation failed: ") + e.what();
+  }
+  if (recorder && outcome.storedRun == 0 && outcome.storeError.empty()) {
+    try {
+      recorder->store->failRun(recorder->id, outcome.error.empty() ? "the run ended without a result" : outcome.error);
+    } catch (const std::exception& e) {
+      outcome.storeError = e.what();
+    }
   }
   if (progress) progress->store(outcome.pointsEvaluated);
   return outcome;

@@ -9,7 +9,10 @@
 // The caller passes a cancel flag and a counter of points evaluated for a
 // progress display; only the reference engine honours them. The outcome says
 // what ran, how long it took, the memory the compiled engine measured and
-// predicted, or why it failed. Qt-free.
+// predicted, or why it failed. With a RunRecording the compiled run is traced
+// and recorded in the run store (as `tempo profile` records it: begun before
+// compiling, finished in one transaction, marked failed on an error) and the
+// outcome names the stored run. Qt-free.
 #pragma once
 
 #include "frontend/Frontend.h"
@@ -38,11 +41,22 @@ struct RunOutcome {
   size_t pointsEvaluated = 0;    ///< reference: (node, point) values; compiled: Exec statements
   std::optional<int64_t> peakBytes;       ///< compiled engine: measured
   std::optional<int64_t> predictedBytes;  ///< compiled engine: the storage plan's prediction
+  int64_t storedRun = 0;         ///< recorded: the run's id in the store (0: not recorded)
+  std::string storeError;        ///< recorded: why the store could not take the run (the run itself may be fine)
   bool ok() const { return error.empty(); }
 };
 
+/// Where and how a profiled run is recorded.
+struct RunRecording {
+  std::string dbPath;       ///< the run store file
+  std::string programPath;  ///< the program's file ("" for an unsaved one)
+  std::string label;
+};
+
 /// Runs every output of `program` (which must have no errors) on `engine`.
+/// `record` (compiled engine only) traces the run and records it in the run store.
 RunOutcome runProgram(const FrontendResult& program, const std::map<std::string, int64_t>& overrides, Engine engine,
-                      const std::atomic<bool>* cancel, std::atomic<size_t>* progress);
+                      const std::atomic<bool>* cancel, std::atomic<size_t>* progress,
+                      const RunRecording* record = nullptr);
 
 }  // namespace tempo::views

@@ -28,7 +28,7 @@ QString formatBytes(int64_t bytes) { return QLocale().formattedDataSize(bytes, 1
 
 RunPanel::RunPanel(QWidget* parent)
     : QWidget(parent), bounds_(new BoundsEditor), engine_(new QComboBox), runButton_(new QPushButton(tr("Run"))),
-      cancelButton_(new QPushButton(tr("Cancel"))), progressBar_(new QProgressBar), status_(new QLabel),
+      cancelButton_(new QPushButton(tr("Cancel"))), profileButton_(new QPushButton(tr("Profile"))), progressBar_(new QProgressBar), status_(new QLabel),
       time_(new QLabel), memory_(new QLabel), outputs_(new QListWidget), outputView_(new OutputView) {
   engine_->setObjectName(QStringLiteral("runEngine"));
   engine_->addItem(tr("Reference interpreter"), static_cast<int>(Engine::Reference));
@@ -39,6 +39,9 @@ RunPanel::RunPanel(QWidget* parent)
   runButton_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
   runButton_->setToolTip(tr("Run every output (Ctrl+R)"));
   cancelButton_->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
+  profileButton_->setObjectName(QStringLiteral("runProfile"));
+  profileButton_->setToolTip(tr("Run on the compiled engine, traced, and record the run in the run store "
+                                "(.tempo/runs.db next to the program); the profiler opens it (Ctrl+Shift+R)"));
   progressBar_->setRange(0, 0);
   progressBar_->setTextVisible(false);
   progressBar_->setMaximumHeight(6);
@@ -59,6 +62,7 @@ RunPanel::RunPanel(QWidget* parent)
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(runButton_);
   buttons->addWidget(cancelButton_);
+  buttons->addWidget(profileButton_);
   left->addLayout(buttons);
   left->addWidget(progressBar_);
   left->addWidget(status_);
@@ -78,6 +82,7 @@ RunPanel::RunPanel(QWidget* parent)
   layout->addWidget(splitter);
 
   connect(runButton_, &QPushButton::clicked, this, &RunPanel::run);
+  connect(profileButton_, &QPushButton::clicked, this, &RunPanel::profile);
   connect(cancelButton_, &QPushButton::clicked, this, &RunPanel::cancel);
   connect(outputs_, &QListWidget::currentRowChanged, this, &RunPanel::showOutput);
   connect(engine_, &QComboBox::currentIndexChanged, this, &RunPanel::updateButtons);
@@ -103,11 +108,26 @@ void RunPanel::setEngine(Engine engine) { engine_->setCurrentIndex(engine_->find
 
 void RunPanel::updateButtons() {
   runButton_->setEnabled(program_ && program_->ok() && !isRunning());
+  profileButton_->setEnabled(program_ && program_->ok() && !isRunning() && !storePath_.isEmpty());
   engine_->setEnabled(!isRunning());
   cancelButton_->setEnabled(isRunning());  // both engines check the cancel flag
 }
 
-void RunPanel::run() {
+void RunPanel::setRunStore(const QString& dbPath, const QString& programPath) {
+  storePath_ = dbPath;
+  programPath_ = programPath;
+  updateButtons();
+}
+
+void RunPanel::run() { start(false); }
+
+void RunPanel::profile() {
+  if (storePath_.isEmpty()) return;
+  setEngine(Engine::Compiled);
+  start(true);
+}
+
+void RunPanel::start(bool record) {
   if (!program_ || !program_->ok() || isRunning()) return;
   running_ = program_;
   cancel_ = false;
@@ -118,8 +138,10 @@ void RunPanel::run() {
   const std::map<std::string, int64_t> overrides = bounds_->overrides();
   CheckedProgram program = running_;
   Engine engine = static_cast<Engine>(engine_->currentData().toInt());
-  watcher_.setFuture(runInBackground([program, overrides, engine, this] {
-    return runProgram(*program, overrides, engine, &cancel_, &progress_);
+  std::optional<RunRecording> recording;
+  if (record) recording = RunRecording{storePath_.toStdString(), programPath_.toStdString(), "studio"};
+  watcher_.setFuture(runInBackground([program, overrides, engine, recording, this] {
+    return runProgram(*program, overrides, engine, &cancel_, &progress_, recording ? &*recording : nullptr);
   }));
   updateButtons();
   Q_EMIT runStarted();
@@ -162,8 +184,12 @@ void RunPanel::onFinished() {
     time_->clear();
     outputView_->clear(outcome_.cancelled ? tr("The run was cancelled.") : tr("The run failed."));
   }
+  if (!outcome_.storeError.empty())
+    status_->setText(status_->text() + QStringLiteral("<br>") +
+                     tr("Not recorded: %1").arg(QString::fromStdString(outcome_.storeError).toHtmlEscaped()));
   updateButtons();
   Q_EMIT runFinished(outcome_.ok());
+  if (outcome_.storedRun > 0) Q_EMIT runRecorded(storePath_, static_cast<qint64>(outcome_.storedRun));
 }
 
 void RunPanel::showOutput(int row) {

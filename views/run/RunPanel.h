@@ -7,7 +7,9 @@
 // engine does not measure it), and the list of outputs. Right: the selected
 // output as a table and a plot (OutputView). A run evaluates a snapshot of
 // the last checked program on a worker thread (runProgram) with a cancel
-// flag; the UI thread only polls its progress.
+// flag; the UI thread only polls its progress. Profile runs the compiled
+// engine traced and records the run in the run store set by setRunStore
+// (runRecorded names it, for the profiler to open).
 #pragma once
 
 #include "document/ProgramDocument.h"
@@ -44,12 +46,17 @@ public:
   void setEngine(Engine engine);
   /// The outcome of the last finished run.
   const RunOutcome& lastOutcome() const { return outcome_; }
+  /// Where Profile records: the store file and the program's path ("" for an unsaved program).
+  void setRunStore(const QString& dbPath, const QString& programPath);
+  QPushButton* profileButton() const { return profileButton_; }
 
 public Q_SLOTS:
   /// The program the next run uses (the last checked one).
   void setProgram(tempo::views::CheckedProgram program);
   /// Starts a run of the current program (no-op while running or with errors).
   void run();
+  /// Runs the compiled engine traced and records the run in the run store.
+  void profile();
   /// Asks the running evaluation to stop.
   void cancel();
 
@@ -57,8 +64,11 @@ Q_SIGNALS:
   void runStarted();
   /// A run ended (ok is false on an error or cancel).
   void runFinished(bool ok);
+  /// A profiled run was recorded as run `id` in `dbPath`.
+  void runRecorded(const QString& dbPath, qint64 id);
 
 private:
+  void start(bool record);
   void onFinished();
   void showOutput(int row);
   void updateButtons();
@@ -70,6 +80,8 @@ private:
   QComboBox* engine_ = nullptr;
   QPushButton* runButton_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
+  QPushButton* profileButton_ = nullptr;
+  QString storePath_, programPath_;
   QProgressBar* progressBar_ = nullptr;
   QLabel* status_ = nullptr;
   QLabel* time_ = nullptr;

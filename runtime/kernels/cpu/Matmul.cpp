@@ -90,6 +90,14 @@ bool allZero(const std::vector<int64_t>& v) {
 
 }  // namespace
 
+void prepareGemm() {
+  static const bool ready = [] {
+    libxsmm_init();
+    return true;
+  }();
+  (void)ready;
+}
+
 std::optional<MatmulAccumulation> parseMatmulAccumulation(std::string_view name) {
   if (name == "f32") return MatmulAccumulation::F32;
   if (name == "f64") return MatmulAccumulation::F64;

@@ -37,4 +37,8 @@ std::optional<MatmulAccumulation> parseMatmulAccumulation(std::string_view name)
 
 std::optional<Tensor> matmul(const Tensor& a, const Tensor& b, MatmulAccumulation acc = MatmulAccumulation::F32);
 
+/// Sets up the small-GEMM library once per process (libxsmm's initialisation, ~8 ms here), so that
+/// the first product of a run does not pay for it; later calls return at once.
+void prepareGemm();
+
 }  // namespace tempo::cpu

@@ -1,0 +1,99 @@
+// RunRecord: what one profiled run is in the run store.
+//
+// `RunHeader` is known before the run starts (the program, its bounds, the
+// engine and options, the machine and build) and is written first, as a run
+// with status `running`; `RunRecord` is everything the run produced (its
+// wall and compile time, peaks, the per-node and per-line aggregates, the
+// spans, the memory events with the predicted curve beside the measured one,
+// the outputs' checksums) and is written with status `ok` in one transaction.
+// `StoredRun` is a header as read back, with the store's id, status and times.
+// Times are nanoseconds since the run's start; bytes are bytes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tempo {
+
+struct RunHeader {
+  std::string programPath;
+  std::string programText;
+  std::string programHash;  ///< FNV-1a 64 of the text, 16 hex digits
+  std::string label;
+  std::string engine = "compiled";
+  std::string optionsJson = "{}";
+  std::string boundsJson = "{}";
+  std::string machine;
+  std::string build;
+};
+
+struct StoredNode {
+  int node = -1;
+  std::string label;     ///< `%4 'h' (merge)`
+  std::string op;
+  std::string matchKey;  ///< what the node is across runs and edits: op, name and source text
+  std::string kernel;
+  std::string dims;      ///< the node's domain, `b, t`
+  int line = 0, col = 0, endLine = 0, endCol = 0;
+  int64_t calls = 0, totalNs = 0, minNs = 0, maxNs = 0, generatedCalls = 0, bytes = 0, peakBytes = 0;
+};
+
+struct StoredLine {
+  int line = 0;  ///< 0: nodes without a source range
+  std::string text;
+  int64_t calls = 0, totalNs = 0, bytes = 0;
+};
+
+struct StoredSpan {
+  int64_t startNs = 0, durationNs = 0;
+  int32_t statement = -1, node = -1, thread = 0;
+  int32_t c0 = 0, c1 = 0, c2 = 0;
+  bool generated = false;
+};
+
+struct StoredMemoryEvent {
+  int64_t seq = 0;
+  std::string kind;
+  int node = -1;
+  int64_t statement = 0, count = 1;
+  int64_t timeNs = -1;  ///< -1: the run was not timed
+  int64_t live = 0, peak = 0;
+  std::optional<int64_t> predictedLive;
+};
+
+struct StoredOutput {
+  std::string name, dtype, shape;
+  std::string checksum;  ///< FNV-1a 64 of the value's bytes, 16 hex digits
+  double valueSum = 0;
+  std::string npy;       ///< the .npy bytes when stored (empty otherwise)
+};
+
+struct RunRecord {
+  int64_t wallNs = 0, compileNs = 0, instances = 0, droppedSpans = 0;
+  int64_t peakMeasured = 0, peakPredicted = 0;
+  std::string compileSummaryJson = "{}";
+  std::vector<StoredNode> nodes;
+  std::vector<StoredLine> lines;
+  std::vector<StoredSpan> spans;
+  std::vector<StoredMemoryEvent> memory;
+  std::vector<StoredOutput> outputs;
+};
+
+struct StoredRun {
+  int64_t id = 0;
+  RunHeader header;
+  std::string startedAt, endedAt;  ///< UTC, ISO 8601
+  std::string status;              ///< running, ok, failed; `incomplete` when running and its process is gone
+  std::string error;
+  int64_t pid = 0;
+  int64_t wallNs = 0, compileNs = 0, instances = 0, droppedSpans = 0;
+  int64_t peakMeasured = 0, peakPredicted = 0;
+  std::string compileSummaryJson;
+};
+
+/// FNV-1a 64 of `bytes` as 16 lowercase hex digits.
+std::string fnv1aHex(const void* bytes, size_t size);
+
+}  // namespace tempo
