@@ -201,9 +201,7 @@ void MainWindow::connectViews() {
     showView(QStringLiteral("profiler"));
     if (profilerDock_->height() < height() * 2 / 5) resizeDocks({profilerDock_}, {height() / 2}, Qt::Vertical);  // room for a timeline
   });
-  connect(profilerWidget_, &ProfilerPanel::sourceActivated, this, [this](int line, int col) {
-    editor_->selectRange(line, col, line, col);
-  });
+  connect(profilerWidget_, &ProfilerPanel::sourceActivated, editor_, &CodeEditor::selectRange);
   connect(editor_, &CodeEditor::cursorLineChanged, profilerWidget_, &ProfilerPanel::highlightLine);
   connect(problems_, &ProblemsPanel::problemActivated, editor_, &CodeEditor::selectRange);
   connect(editor_, &CodeEditor::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 4000); });

@@ -87,12 +87,12 @@ ProfilerPanel::ProfilerPanel(QWidget* parent)
     try {
       RunStore store(dbPath_.toStdString());
       for (const StoredNode& n : store.nodes(opened_))
-        if (n.node == span.node && n.line > 0) Q_EMIT sourceActivated(n.line, n.col);
+        if (n.node == span.node && n.line > 0) Q_EMIT sourceActivated(n.line, n.col, n.endLine, n.endCol);
     } catch (const std::exception&) {
       // the store went away: the click selects nothing
     }
   });
-  connect(statistics_, &StatisticsTable::lineActivated, this, &ProfilerPanel::sourceActivated);
+  connect(statistics_, &StatisticsTable::sourceActivated, this, &ProfilerPanel::sourceActivated);
   open_->setEnabled(false);
   compare_->setEnabled(false);
   delete_->setEnabled(false);

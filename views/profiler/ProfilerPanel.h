@@ -7,7 +7,7 @@
 // (RunComparison of two runs). The store is a file (`.tempo/runs.db` next to
 // the program); the panel opens it for each action, so runs recorded by
 // `tempo profile` in another process show up on Refresh. Clicking a span or
-// activating a statistics row names its source position (sourceActivated);
+// activating a statistics row names its source range (sourceActivated);
 // highlightLine marks the spans of a source line's nodes.
 #pragma once
 
@@ -58,7 +58,7 @@ public Q_SLOTS:
   void highlightLine(int line);
 
 Q_SIGNALS:
-  void sourceActivated(int line, int col);
+  void sourceActivated(int line, int col, int endLine, int endCol);
 
 private:
   void openSelected();

@@ -61,8 +61,11 @@ StatisticsTable::StatisticsTable(QWidget* parent) : QWidget(parent), groupBy_(ne
   layout->addWidget(table_, 1);
   connect(groupBy_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
   connect(table_, &QTableWidget::itemActivated, this, [this](QTableWidgetItem* item) {
-    const QVariant line = table_->item(item->row(), 0)->data(Qt::UserRole), col = table_->item(item->row(), 0)->data(Qt::UserRole + 1);
-    if (line.toInt() > 0) Q_EMIT lineActivated(line.toInt(), col.toInt());
+    const QTableWidgetItem* group = table_->item(item->row(), 0);
+    const int line = group->data(Qt::UserRole).toInt();
+    if (line > 0)
+      Q_EMIT sourceActivated(line, group->data(Qt::UserRole + 1).toInt(), group->data(Qt::UserRole + 2).toInt(),
+                             group->data(Qt::UserRole + 3).toInt());
   });
 }
 
@@ -90,7 +93,7 @@ void StatisticsTable::rebuild() {
     g.calls += n.calls, g.totalNs += n.totalNs, g.generatedCalls += n.generatedCalls;
     g.bytes += n.bytes, g.peakBytes += n.peakBytes;
     g.minNs = std::min(g.minNs, n.minNs), g.maxNs = std::max(g.maxNs, n.maxNs);
-    if (n.line > 0 && (g.line == 0 || n.line < g.line)) g.line = n.line, g.col = n.col;
+    if (n.line > 0 && (g.line == 0 || n.line < g.line)) g.line = n.line, g.col = n.col, g.endLine = n.endLine, g.endCol = n.endCol;
   }
   table_->setSortingEnabled(false);
   table_->setRowCount(static_cast<int>(order.size()));
@@ -100,6 +103,8 @@ void StatisticsTable::rebuild() {
     auto* name = new QTableWidgetItem(q(key));
     name->setData(Qt::UserRole, g.line);
     name->setData(Qt::UserRole + 1, g.col);
+    name->setData(Qt::UserRole + 2, g.endLine);
+    name->setData(Qt::UserRole + 3, g.endCol);
     table_->setItem(row, 0, name);
     const double share = runNs_ > 0 ? 100.0 * g.totalNs / runNs_ : 0.0;
     table_->setItem(row, 1, new NumberItem(QString::number(share, 'f', 1), share));

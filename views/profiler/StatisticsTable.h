@@ -3,8 +3,8 @@
 // One row per group: calls, total, mean, min, max (per call), generated-kernel
 // calls, bytes written, the measured peak bytes charged to it, the kernel and
 // the source position; time columns sort by their numbers, not their text.
-// Activating a row (double-click, Enter) names its source line
-// (lineActivated) so the studio can select it in the editor.
+// Activating a row (double-click, Enter) names its source range
+// (sourceActivated) so the studio can select it in the editor.
 #pragma once
 
 #include "runstore/RunRecord.h"
@@ -29,7 +29,7 @@ public:
   QTableWidget* table() const { return table_; }
 
 Q_SIGNALS:
-  void lineActivated(int line, int col);
+  void sourceActivated(int line, int col, int endLine, int endCol);
 
 private:
   void rebuild();

@@ -66,6 +66,7 @@ public:
   /// Highlights the nodes of a source line (0: none).
   void selectLine(int line);
   int selectedNode() const { return selectedNode_; }
+  int selectedLine() const { return selectedLine_; }
 
   /// The span drawn at `pos` (only when spans, not buckets, are drawn).
   std::optional<StoredSpan> spanAt(const QPoint& pos) const;

@@ -1,0 +1,138 @@
+// The studio's profiler: Run > Profile records a traced run next to the program and opens it;
+// the timeline holds one span per statement instance, the memory view's measured curve is the
+// executor's events (the same live bytes, event for event, as a run of the same program here),
+// the statistics table has a row per node; a click on a span selects its source range in the
+// editor and a cursor line highlights its spans; two runs compare side by side.
+#include "DocumentTestSupport.h"
+
+#include "common/MainWindow.h"
+#include "editor/CodeEditor.h"
+#include "executor/CompiledEngine.h"
+#include "pass/PassRegistry.h"
+#include "profiler/MemoryChart.h"
+#include "profiler/ProfilerPanel.h"
+#include "profiler/RunComparison.h"
+#include "profiler/StatisticsTable.h"
+#include "profiler/TimelineView.h"
+#include "run/RunPanel.h"
+#include "runstore/RunStore.h"
+
+#include <QChart>
+#include <QFile>
+#include <QLineSeries>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+
+using namespace tempo;
+using namespace tempo::views;
+using namespace tempo::views::testing;
+
+namespace {
+
+MainWindow::Options testOptions() {
+  MainWindow::Options options;
+  options.exampleDirs = {examplesDir()};
+  options.restoreSettings = false;
+  return options;
+}
+
+qint64 profileAndWait(MainWindow& window) {
+  QSignalSpy recorded(window.runPanel(), &RunPanel::runRecorded);
+  window.runPanel()->profile();
+  if (!recorded.wait(120000)) return 0;
+  return recorded[0][1].toLongLong();
+}
+
+}  // namespace
+
+class ProfilerPanelTest : public QObject {
+  Q_OBJECT
+private Q_SLOTS:
+  void aProfiledRunOpensInEveryView() {
+    QTemporaryDir dir;
+    const QString program = dir.path() + QStringLiteral("/rnn_peer.tpo");
+    QVERIFY(QFile::copy(QStringLiteral(TEMPO_SOURCE_DIR "/bench/programs/rnn_peer.tpo"), program));
+    MainWindow window(testOptions());
+    window.resize(1300, 900);
+    CheckedProgram checked = waitForCheck(*window.document(), [&] { QVERIFY(window.openFile(program, true)); });
+    QVERIFY(checked && checked->ok());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    const qint64 id = profileAndWait(window);
+    QVERIFY(id > 0);
+    ProfilerPanel* panel = window.profilerWidget();
+    QCOMPARE(panel->openedRun(), id);
+    const std::string db = (dir.path() + QStringLiteral("/.tempo/runs.db")).toStdString();
+    QCOMPARE(panel->storePath().toStdString(), db);
+    RunStore store(db);
+    std::optional<StoredRun> run = store.run(id);
+    QVERIFY(run && run->status == "ok");
+    QCOMPARE(panel->runsTable()->rowCount(), 1);
+
+    // Timeline: every statement instance, as the levels of detail count them.
+    QCOMPARE(panel->timeline()->levels().spanCount(), run->instances);
+    QCOMPARE(panel->timeline()->levels().countIn(0, panel->timeline()->levels().endNs() + 1), run->instances);
+
+    // Memory: the measured curve is the executor's events, live byte for live byte.
+    CompiledProgram compiled = compileProgram(checked->graph, defaultPipeline());
+    CompiledRunResult again = runCompiled(compiled, {});
+    const std::vector<MemoryEvent>& events = again.measuredTimeline.events();
+    auto* measured = qobject_cast<QLineSeries*>(panel->memory()->chart()->series().at(1));
+    QVERIFY(measured);
+    QCOMPARE(measured->count(), static_cast<qsizetype>(events.size()));
+    for (size_t i = 0; i < events.size(); ++i) QCOMPARE(measured->at(static_cast<int>(i)).y(), static_cast<double>(events[i].liveBytes));
+    QCOMPARE(panel->memory()->peakBytes(), static_cast<double>(again.stats.peakBytes));
+
+    // Statistics: a row per node that ran.
+    QCOMPARE(panel->statistics()->table()->rowCount(), static_cast<int>(store.nodes(id).size()));
+
+    // A span -> its node's source range in the editor.
+    TimelineView* timeline = panel->timeline();
+    panel->showTab(QStringLiteral("timeline"));
+    timeline->repaint();
+    std::optional<QPoint> hit;
+    for (int x = 10; x < timeline->width() - 10 && !hit; x += 2)
+      if (std::optional<StoredSpan> s = timeline->spanAt(QPoint(x, 40))) {
+        for (const StoredNode& n : store.nodes(id))
+          if (n.node == s->node && n.line > 0) hit = QPoint(x, 40);
+      }
+    QVERIFY(hit);
+    const StoredSpan span = *timeline->spanAt(*hit);
+    int line = 0;
+    for (const StoredNode& n : store.nodes(id))
+      if (n.node == span.node) line = n.line;
+    QTest::mouseClick(timeline, Qt::LeftButton, {}, *hit);
+    int fromLine = 0, fromCol = 0, toLine = 0, toCol = 0;
+    window.editor()->getSelection(&fromLine, &fromCol, &toLine, &toCol);
+    QCOMPARE(fromLine + 1, line);  // QScintilla counts lines from 0
+    QCOMPARE(timeline->selectedNode(), span.node);
+    // ... and a cursor line -> the spans of its nodes.
+    window.editor()->setCursorPosition(21, 0);  // line 22: h[t, b] = tanh(x[t, b] @ W + h[t-1, b] @ U + bias)
+    QTRY_COMPARE(timeline->selectedLine(), 22);  // QScintilla reports cursor moves on its next update
+
+    // A second run, compared with the first.
+    const qint64 second = profileAndWait(window);
+    QVERIFY(second > id);
+    QCOMPARE(panel->runsTable()->rowCount(), 2);
+    QVERIFY(panel->compareRuns(id, second));
+    QCOMPARE(panel->tabs()->currentWidget(), static_cast<QWidget*>(panel->comparison()));
+    QVERIFY(panel->comparison()->timelineA()->hasTrace() && panel->comparison()->timelineB()->hasTrace());
+    QCOMPARE(panel->comparison()->timelineA()->extent(), panel->comparison()->timelineB()->extent());
+    const QString text = panel->comparison()->diffText()->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("by node:")), qPrintable(text));
+    // One scale: zooming A moves B.
+    panel->comparison()->timelineA()->zoom(4, 100);
+    QCOMPARE(panel->comparison()->timelineB()->windowStart(), panel->comparison()->timelineA()->windowStart());
+    QCOMPARE(panel->comparison()->timelineB()->windowEnd(), panel->comparison()->timelineA()->windowEnd());
+    if (qEnvironmentVariableIsSet("TEMPO_TEST_SHOT_DIR")) {  // for looking at it
+      panel->showTab(QStringLiteral("compare"));
+      window.grab().save(qEnvironmentVariable("TEMPO_TEST_SHOT_DIR") + QStringLiteral("/profiler-compare.png"));
+    }
+  }
+};
+
+QTEST_MAIN(ProfilerPanelTest)
+#include "ProfilerPanelTest.moc"
