@@ -82,9 +82,21 @@ private Q_SLOTS:
     const std::vector<MemoryEvent>& events = again.measuredTimeline.events();
     auto* measured = qobject_cast<QLineSeries*>(panel->memory()->chart()->series().at(1));
     QVERIFY(measured);
-    QCOMPARE(measured->count(), static_cast<qsizetype>(events.size()));
-    for (size_t i = 0; i < events.size(); ++i) QCOMPARE(measured->at(static_cast<int>(i)).y(), static_cast<double>(events[i].liveBytes));
+    QCOMPARE(panel->memory()->measuredPoints(), static_cast<int>(events.size()));
+    QCOMPARE(measured->count(), static_cast<qsizetype>(2 * events.size()));  // steps: before and after each event
+    for (size_t i = 0; i < events.size(); ++i)
+      QCOMPARE(measured->at(static_cast<int>(2 * i + 1)).y(), static_cast<double>(events[i].liveBytes));
     QCOMPARE(panel->memory()->peakBytes(), static_cast<double>(again.stats.peakBytes));
+
+    // The editor's heat margin: the run's time per source line.
+    const std::map<int, LineHeat>& heat = window.editor()->lineHeat();
+    QVERIFY(heat.count(21));  // h[t, b] = tanh(x[t, b] @ W + h[t-1, b] @ U + bias)
+    double shares = 0;
+    for (const auto& [line, h] : heat) {
+      shares += h.share;
+      QVERIFY(!h.text.isEmpty());
+    }
+    QVERIFY(shares > 0.5 && shares <= 1.0 + 1e-9);
 
     // Statistics: a row per node that ran.
     QCOMPARE(panel->statistics()->table()->rowCount(), static_cast<int>(store.nodes(id).size()));
@@ -110,8 +122,8 @@ private Q_SLOTS:
     QCOMPARE(fromLine + 1, line);  // QScintilla counts lines from 0
     QCOMPARE(timeline->selectedNode(), span.node);
     // ... and a cursor line -> the spans of its nodes.
-    window.editor()->setCursorPosition(21, 0);  // line 22: h[t, b] = tanh(x[t, b] @ W + h[t-1, b] @ U + bias)
-    QTRY_COMPARE(timeline->selectedLine(), 22);  // QScintilla reports cursor moves on its next update
+    window.editor()->setCursorPosition(20, 0);  // line 21: h[t, b] = tanh(x[t, b] @ W + h[t-1, b] @ U + bias)
+    QTRY_COMPARE(timeline->selectedLine(), 21);  // QScintilla reports cursor moves on its next update
 
     // A second run, compared with the first.
     const qint64 second = profileAndWait(window);

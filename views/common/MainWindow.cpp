@@ -10,6 +10,7 @@
 #include "profiler/ProfilerPanel.h"
 #include "run/RunPanel.h"
 #include "runstore/RunStore.h"
+#include "trace/ProfileSummary.h"
 #include "schedule/ScheduleView.h"
 
 #include <QAction>
@@ -33,9 +34,14 @@ namespace tempo::views {
 namespace {
 /// A dock holding `widget` in a frameless scroll area: a view with a large
 /// minimum size gets scroll bars instead of forcing the window wider than the screen.
-QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* widget, QWidget* parent) {
+/// `scrolled` false: the widget fills the dock itself (a view that lays itself out at any size).
+QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* widget, QWidget* parent, bool scrolled = true) {
   auto* dock = new QDockWidget(title, parent);
   dock->setObjectName(objectName);  // saveState/restoreState key
+  if (!scrolled) {
+    dock->setWidget(widget);
+    return dock;
+  }
   auto* scroll = new QScrollArea;
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setWidgetResizable(true);
@@ -80,7 +86,7 @@ void MainWindow::buildDocks() {
   scheduleWidget_ = new ScheduleView;
   scheduleDock_ = makeDock(tr("Schedule"), QStringLiteral("ScheduleDock"), scheduleWidget_, this);
   profilerWidget_ = new ProfilerPanel;
-  profilerDock_ = makeDock(tr("Profiler"), QStringLiteral("ProfilerDock"), profilerWidget_, this);
+  profilerDock_ = makeDock(tr("Profiler"), QStringLiteral("ProfilerDock"), profilerWidget_, this, false);
   addDockWidget(Qt::RightDockWidgetArea, graphDock_);
   tabifyDockWidget(graphDock_, passesDock_);
   tabifyDockWidget(passesDock_, scheduleDock_);
@@ -199,10 +205,18 @@ void MainWindow::connectViews() {
     profilerWidget_->refresh();
     profilerWidget_->openRun(id);
     showView(QStringLiteral("profiler"));
-    if (profilerDock_->height() < height() * 2 / 5) resizeDocks({profilerDock_}, {height() / 2}, Qt::Vertical);  // room for a timeline
+    if (profilerDock_->height() < height() / 2) resizeDocks({profilerDock_}, {height() * 11 / 20}, Qt::Vertical);  // room for a timeline
   });
   connect(profilerWidget_, &ProfilerPanel::sourceActivated, editor_, &CodeEditor::selectRange);
   connect(editor_, &CodeEditor::cursorLineChanged, profilerWidget_, &ProfilerPanel::highlightLine);
+  connect(profilerWidget_, &ProfilerPanel::runOpened, this, [this] {
+    std::map<int, LineHeat> heat;  // the opened run's time per line, in the editor's margin
+    const double wall = static_cast<double>(std::max<int64_t>(profilerWidget_->openedWallNs(), 1));
+    for (const auto& [line, ns] : profilerWidget_->lineTimes())
+      heat[line] = {QString::fromStdString(formatDuration(ns)), static_cast<double>(ns) / wall};
+    editor_->setLineHeat(heat);
+  });
+  connect(document_, &ProgramDocument::filePathChanged, editor_, [this] { editor_->setLineHeat({}); });
   connect(problems_, &ProblemsPanel::problemActivated, editor_, &CodeEditor::selectRange);
   connect(editor_, &CodeEditor::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 4000); });
   connect(editor_, &QsciScintilla::cursorPositionChanged, this, [this](int line, int index) {

@@ -9,6 +9,7 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <cmath>
 
 namespace tempo::views {
 
@@ -21,6 +22,8 @@ constexpr int kWarningTint = 12;
 constexpr int kErrorMarker = 1;
 constexpr int kWarningMarker = 2;
 constexpr int kSymbolMargin = 1;
+constexpr int kHeatMargin = 2;
+constexpr int kHeatLevels = 6;
 }  // namespace
 
 CodeEditor::CodeEditor(QWidget* parent) : QsciScintilla(parent), lexer_(new TpoLexer(this)) {
@@ -175,6 +178,28 @@ int CodeEditor::cursorLine() const {
   int line = 0, index = 0;
   getCursorPosition(&line, &index);
   return line + 1;
+}
+
+void CodeEditor::setLineHeat(const std::map<int, LineHeat>& heat) {
+  heat_ = heat;
+  clearMarginText();
+  if (heat_.empty()) {
+    setMarginWidth(kHeatMargin, 0);
+    return;
+  }
+  setMarginType(kHeatMargin, TextMarginRightJustified);
+  setMarginWidth(kHeatMargin, QStringLiteral(" 999.9 ms "));
+  const QColor cool = palette().color(QPalette::AlternateBase), hot(0xf0, 0x70, 0x30);
+  const QColor text = palette().color(QPalette::Text);
+  for (const auto& [line, h] : heat_) {
+    if (line < 1 || line > lines()) continue;
+    const int level = std::clamp(static_cast<int>(std::ceil(h.share * kHeatLevels)), 0, kHeatLevels);
+    const double t = static_cast<double>(level) / kHeatLevels;
+    const QColor paper = QColor::fromRgbF(static_cast<float>(cool.redF() + (hot.redF() - cool.redF()) * t),
+                                          static_cast<float>(cool.greenF() + (hot.greenF() - cool.greenF()) * t),
+                                          static_cast<float>(cool.blueF() + (hot.blueF() - cool.blueF()) * t));
+    setMarginText(line - 1, h.text + QLatin1Char(' '), QsciStyle(-1, QStringLiteral("heat"), text, paper, font()));
+  }
 }
 
 void CodeEditor::onCursorMoved(int line, int) {

@@ -9,16 +9,25 @@
 // The editor reports the cursor's line (`cursorLineChanged`, 1-based) so the
 // graph can highlight what that line made, and `selectRange` selects a
 // source range (1-based lines, byte columns, end exclusive) when a graph
-// node or a problem is activated.
+// node or a problem is activated. A heat margin shows a profiled run's time
+// per source line (setLineHeat): the time as text on a background that
+// grows warmer with the line's share of the run.
 #pragma once
 
 #include "diag/Diagnostics.h"
 
 #include "editor/QsciIncludes.h"
 
+#include <map>
 #include <vector>
 
 namespace tempo::views {
+
+/// A line's share of a profiled run, for the heat margin.
+struct LineHeat {
+  QString text;        ///< `12.3 ms`
+  double share = 0;    ///< of the run's time, 0..1
+};
 
 class TpoLexer;
 
@@ -41,6 +50,9 @@ public:
   std::vector<const Diagnostic*> diagnosticsAt(int position) const;
   /// The 1-based line the cursor is on.
   int cursorLine() const;
+  /// Shows per-line times in the heat margin (1-based lines); an empty map hides the margin.
+  void setLineHeat(const std::map<int, LineHeat>& heat);
+  const std::map<int, LineHeat>& lineHeat() const { return heat_; }
 
 public Q_SLOTS:
   /// Selects [line:col, endLine:endCol) (1-based, byte columns) and scrolls to it.
@@ -65,6 +77,7 @@ private:
 
   TpoLexer* lexer_ = nullptr;
   std::vector<Diagnostic> diagnostics_;
+  std::map<int, LineHeat> heat_;
   int lastLine_ = -1;
 };
 

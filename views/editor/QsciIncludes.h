@@ -18,6 +18,7 @@
 
 #include <Qsci/qscilexercustom.h>
 #include <Qsci/qsciscintilla.h>
+#include <Qsci/qscistyle.h>
 
 #ifdef TEMPO_QSCI_UNDEF_SIGNALS
 #undef signals

@@ -32,6 +32,7 @@ MemoryChart::MemoryChart(QWidget* parent)
   chart->setMargins(QMargins(4, 4, 4, 4));
   view_->setChart(chart);
   view_->setRenderHint(QPainter::Antialiasing);
+  view_->setMinimumHeight(150);
   view_->setRubberBand(QChartView::HorizontalRubberBand);  // drag a range to zoom into it
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -41,18 +42,23 @@ MemoryChart::MemoryChart(QWidget* parent)
 }
 
 QChart* MemoryChart::chart() const { return view_->chart(); }
-int MemoryChart::measuredPoints() const { return static_cast<int>(measured_->count()); }
-int MemoryChart::predictedPoints() const { return static_cast<int>(predicted_->count()); }
+int MemoryChart::measuredPoints() const { return static_cast<int>(measured_->count() / 2); }
+int MemoryChart::predictedPoints() const { return static_cast<int>(predicted_->count() / 2); }
 
 void MemoryChart::setEvents(const std::vector<StoredMemoryEvent>& events) {
   const bool timed = !events.empty() && std::all_of(events.begin(), events.end(), [](const StoredMemoryEvent& e) { return e.timeNs >= 0; });
-  QList<QPointF> measured, predicted;
+  QList<QPointF> measured, predicted;  // steps: each event moves the curve at its time
   peakBytes_ = peakX_ = 0;
   double maxY = 1, maxX = 1;
+  double lastMeasured = 0, lastPredicted = 0;
   for (const StoredMemoryEvent& e : events) {
     const double x = timed ? e.timeNs / 1e6 : static_cast<double>(e.statement);
-    measured << QPointF(x, static_cast<double>(e.live));
-    if (e.predictedLive) predicted << QPointF(x, static_cast<double>(*e.predictedLive));
+    measured << QPointF(x, lastMeasured) << QPointF(x, static_cast<double>(e.live));
+    lastMeasured = static_cast<double>(e.live);
+    if (e.predictedLive) {
+      predicted << QPointF(x, lastPredicted) << QPointF(x, static_cast<double>(*e.predictedLive));
+      lastPredicted = static_cast<double>(*e.predictedLive);
+    }
     if (e.peak > peakBytes_) peakBytes_ = static_cast<double>(e.peak), peakX_ = x;
     maxY = std::max({maxY, static_cast<double>(e.peak), e.predictedLive ? static_cast<double>(*e.predictedLive) : 0.0});
     maxX = std::max(maxX, x);

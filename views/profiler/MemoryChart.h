@@ -4,7 +4,8 @@
 // merged stretch of them in a long run): the measured live bytes after each
 // event and, where the prediction lines up with the run (see RunRecorder),
 // the schedule's predicted live bytes, both against the run's clock (or the
-// memory statement's index when the run was not timed). The measured peak
+// memory statement's index when the run was not timed), drawn as steps (two
+// points per event: the level before it and after it). The measured peak
 // is a marked point labelled with its bytes and time.
 #pragma once
 
@@ -29,6 +30,7 @@ public:
   void setEvents(const std::vector<StoredMemoryEvent>& events);
   void clear() { setEvents({}); }
 
+  /// Events on each curve.
   int measuredPoints() const;
   int predictedPoints() const;
   /// The measured peak: its bytes and x (ms, or statement index when untimed).

@@ -156,6 +156,11 @@ bool ProfilerPanel::openRun(int64_t id) {
     memory_->setEvents(store.memoryEvents(id));
     statistics_->setNodes(std::move(nodes), run->wallNs);
     opened_ = id;
+    openedWall_ = run->wallNs;
+    lineTimes_.clear();
+    for (const StoredLine& l : store.lines(id))
+      if (l.line > 0) lineTimes_[l.line] = l.totalNs;
+    Q_EMIT runOpened(id);
     timelineInfo_->setText(tr("Run %1 (%2, %3): %4 wall, %L5 statement instances%6. Wheel or W/S: zoom; drag or A/D: pan; Home: all; click a span: its line.")
                                .arg(id)
                                .arg(q(run->startedAt), q(run->status))
@@ -209,7 +214,13 @@ void ProfilerPanel::deleteSelected() {
   } catch (const std::exception& e) {
     status_->setText(tr("Cannot delete: %1").arg(q(e.what())));
   }
-  if (std::find(ids.begin(), ids.end(), opened_) != ids.end()) timeline_->clear(), memory_->clear(), opened_ = 0;
+  if (std::find(ids.begin(), ids.end(), opened_) != ids.end()) {
+    timeline_->clear();
+    memory_->clear();
+    opened_ = openedWall_ = 0;
+    lineTimes_.clear();
+    Q_EMIT runOpened(0);
+  }
   refresh();
 }
 

@@ -15,6 +15,7 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <map>
 
 class QLabel;
 class QPushButton;
@@ -43,6 +44,9 @@ public:
   /// Shows two runs side by side in the Compare tab.
   bool compareRuns(int64_t a, int64_t b);
   int64_t openedRun() const { return opened_; }
+  /// The opened run's time per source line (ns) and its wall time, for the editor's heat margin.
+  const std::map<int, int64_t>& lineTimes() const { return lineTimes_; }
+  int64_t openedWallNs() const { return openedWall_; }
   /// Raises a tab by name: runs, timeline, memory, statistics or compare; false if unknown.
   bool showTab(const QString& name);
 
@@ -59,6 +63,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
   void sourceActivated(int line, int col, int endLine, int endCol);
+  /// A run was opened (its line times are in lineTimes) or closed (opened run 0).
+  void runOpened(qint64 id);
 
 private:
   void openSelected();
@@ -67,7 +73,8 @@ private:
   std::vector<int64_t> selectedRuns() const;
 
   QString dbPath_, programPath_;
-  int64_t opened_ = 0;
+  int64_t opened_ = 0, openedWall_ = 0;
+  std::map<int, int64_t> lineTimes_;
   QLabel* status_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QTableWidget* runs_ = nullptr;
