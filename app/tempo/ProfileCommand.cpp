@@ -80,6 +80,9 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
     ProfileSummary summary = summariseProfile(compiled.graph, trace, &compiled.kernels);
     out << printProfileSummary(summary, program.source, std::filesystem::path(options.file).filename().string(),
                                options.top);
+    std::vector<std::string> loopVars;
+    topLevelLoopVars(compiled.loops.body, loopVars);
+    out << printStepSummary(summariseSteps(trace.steps(), loopVars), trace.runNs());
     if (store) {
       store->finishRun(runId, recordRun(compiled, result, trace, program.source, options.storeOutputs));
       out << "\nstored as run " << runId << " in " << store->path() << "\n";

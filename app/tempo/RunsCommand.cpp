@@ -120,6 +120,14 @@ int showRun(RunStore& store, const RunsOptions& o, std::ostream& out, std::ostre
   }
   for (const StoredLine& l : store.lines(r->id)) p.lines.push_back({l.line, l.calls, l.totalNs, l.bytes});
   out << printProfileSummary(p, r->header.programText, fileName(r->header.programPath), o.top);
+  std::vector<StepProfile> steps;
+  std::vector<std::string> loopVars;
+  for (const StoredStep& s : store.steps(r->id)) {
+    steps.push_back({s.loop, s.firstValue, s.iterations, s.startNs, s.endNs, s.instances});
+    if (s.loop >= 0 && static_cast<size_t>(s.loop) >= loopVars.size()) loopVars.resize(static_cast<size_t>(s.loop) + 1);
+    if (s.loop >= 0) loopVars[static_cast<size_t>(s.loop)] = s.loopVar;
+  }
+  out << printStepSummary(summariseSteps(steps, loopVars), r->wallNs);
   out << "\noutputs:\n";
   for (const StoredOutput& x : store.outputs(r->id)) {
     char sum[32];

@@ -110,4 +110,13 @@ inline std::optional<IndexExpr> offsetFromDim(const IndexExpr& e, const std::str
 /// still one coordinate per iteration, in the loop's order).
 inline std::optional<IndexExpr> offsetFromLoopVar(const IndexExpr& e, const ForStmt& f) { return offsetFromDim(e, f.var); }
 
+/// The variables of the loops not inside another loop (those in top-level `if`s included, then-branch
+/// first), in program order: the executor numbers these loops so, and a trace's steps name them by it.
+inline void topLevelLoopVars(const LoopBody& body, std::vector<std::string>& out) {
+  for (const LoopStmt& s : body) {
+    if (const auto* f = s.as<ForStmt>()) out.push_back(f->var);
+    else if (const auto* i = s.as<IfStmt>()) topLevelLoopVars(i->thenBody, out), topLevelLoopVars(i->elseBody, out);
+  }
+}
+
 }  // namespace tempo

@@ -18,6 +18,7 @@ struct Executor::Stmt {
   int statement = -1;                  ///< Exec: its number, in program order (traces name it)
   std::vector<CompiledIndex> point;    ///< Exec
   bool recompute = false;              ///< Alloc: of a value computed again (a memory budget's)
+  int32_t topLoop = -1;                ///< For not inside another loop: its index (traces mark its iterations)
 };
 
 namespace {
@@ -85,6 +86,7 @@ void Executor::compile(const LoopBody& body, std::vector<Stmt>& out, std::vector
       c.upper = CompiledIndex(f->upper, visible, what);
       c.step = f->step;
       c.varSlot = loopLayout_.add(f->var);
+      if (scope.empty()) c.topLoop = topLoopCount_++;  // the order of topLevelLoopVars (LoopAst.h)
       scope.push_back(f->var);
       compile(f->body, c.body, scope);
       scope.pop_back();
@@ -189,19 +191,24 @@ void Executor::execute(const std::vector<Stmt>& body) {
     switch (s.kind) {
       case Stmt::Kind::For: {
         int64_t lo = s.lower.eval(slots), hi = s.upper.eval(slots);
+        // A traced run marks each iteration of a top-level loop (a step: the trace aggregates per step).
+        const int32_t loop = trace_ ? s.topLoop : -1;
         if (s.step > 0) {
           for (int64_t v = lo; v < hi; v += s.step) {
             slots[s.varSlot] = v;
             ++stats_.loopIterations;
+            if (loop >= 0) trace_->beginStep(loop, v);
             execute(s.body);
           }
         } else {  // a backwards loop: from upper - 1 down to lower
           for (int64_t v = hi - 1; v >= lo; v += s.step) {
             slots[s.varSlot] = v;
             ++stats_.loopIterations;
+            if (loop >= 0) trace_->beginStep(loop, v);
             execute(s.body);
           }
         }
+        if (loop >= 0) trace_->endSteps();
         break;
       }
       case Stmt::Kind::If: execute(s.condition.holds(slots) ? s.body : s.elseBody); break;

@@ -131,6 +131,7 @@ private:
   std::unique_ptr<MemoryPager> pager_;
   std::set<int> allocated_;  ///< nodes the program allocates: their stores start unallocated
   std::vector<int64_t> point_;
+  int32_t topLoopCount_ = 0;  ///< loops outside any loop, numbered as compiled
   int64_t nativeCalls_ = 0;  ///< counted by the node programs
   TraceCollector* trace_ = nullptr;
   std::vector<NodeId> execStatements_;

@@ -75,6 +75,19 @@ void writeChromeTrace(RunStore& store, int64_t runId, std::ostream& out) {
   const std::string process = "tempo run " + std::to_string(runId) + ": " + file;
   w.write({{"ph", "M"}, {"cat", "__metadata"}, {"name", "process_name"}, {"pid", 1}, {"tid", 1}, {"args", {{"name", process}}}});
   w.write({{"ph", "M"}, {"cat", "__metadata"}, {"name", "thread_name"}, {"pid", 1}, {"tid", 1}, {"args", {{"name", "executor"}}}});
+  const std::vector<StoredStep> steps = store.steps(runId);
+  if (!steps.empty())
+    w.write({{"ph", "M"}, {"cat", "__metadata"}, {"name", "thread_name"}, {"pid", 1}, {"tid", 2},
+             {"args", {{"name", "top-level loop iterations"}}}});
+  for (const StoredStep& s : steps) {  // one loop's iterations follow each other: strictly nested on their track
+    const std::string var = s.loopVar.empty() ? "loop " + std::to_string(s.loop) : s.loopVar;
+    const std::string name = s.iterations == 1 ? var + " = " + std::to_string(s.firstValue)
+                                               : var + " from " + std::to_string(s.firstValue) + " (" +
+                                                     std::to_string(s.iterations) + " iterations)";
+    w.write({{"ph", "X"}, {"cat", "step"}, {"name", name}, {"pid", 1}, {"tid", 2},
+             {"args", {{"loop", s.loop}, {"iterations", s.iterations}, {"instances", s.instances}}}},
+            s.startNs, std::max<int64_t>(0, s.endNs - s.startNs));
+  }
   int64_t end = run->wallNs;
   const std::vector<StoredSpan> spans = store.spans(runId);
   for (const StoredSpan& s : spans) end = std::max(end, s.startNs + s.durationNs);

@@ -63,6 +63,21 @@ struct StoredMemoryEvent {
   std::optional<int64_t> predictedLive;
 };
 
+/// One or more consecutive iterations of a top-level loop (TraceCollector's StepProfile).
+struct StoredStep {
+  int64_t seq = 0;
+  int loop = -1;
+  std::string loopVar;  ///< the loop's variable, `c0`
+  int64_t firstValue = 0, iterations = 0, startNs = 0, endNs = 0, instances = 0;
+};
+
+/// A statement's instances within one stored step.
+struct StoredStepStatement {
+  int64_t step = 0;  ///< the step's seq
+  int statement = -1, node = -1;
+  int64_t calls = 0, totalNs = 0;
+};
+
 struct StoredOutput {
   std::string name, dtype, shape;
   std::string checksum;  ///< FNV-1a 64 of the value's bytes, 16 hex digits
@@ -79,6 +94,8 @@ struct RunRecord {
   std::vector<StoredSpan> spans;
   std::vector<StoredMemoryEvent> memory;
   std::vector<StoredOutput> outputs;
+  std::vector<StoredStep> steps;
+  std::vector<StoredStepStatement> stepStatements;
 };
 
 struct StoredRun {

@@ -159,6 +159,15 @@ RunRecord recordRun(const CompiledProgram& program, const CompiledRunResult& res
     if (linedUp && i < predicted.size() && predicted[i].statement == m.statement) e.predictedLive = predicted[i].liveBytes;
     r.memory.push_back(std::move(e));
   }
+  std::vector<std::string> loopVars;
+  topLevelLoopVars(program.loops.body, loopVars);
+  for (size_t i = 0; i < trace.steps().size(); ++i) {
+    const StepProfile& s = trace.steps()[i];
+    const std::string var = s.loop >= 0 && static_cast<size_t>(s.loop) < loopVars.size() ? loopVars[static_cast<size_t>(s.loop)] : "";
+    r.steps.push_back({static_cast<int64_t>(i), s.loop, var, s.firstValue, s.iterations, s.startNs, s.endNs, s.instances});
+  }
+  for (const StepStatement& s : trace.stepStatements())
+    r.stepStatements.push_back({s.step, s.statement, s.node, s.calls, s.totalNs});
   for (const auto& [name, value] : result.outputs) {
     StoredOutput o;
     o.name = name;

@@ -105,6 +105,30 @@ CREATE TABLE outputs (
   PRIMARY KEY (run_id, name)
 );
 )sql",
+      // 1 -> 2: the iterations of top-level loops (steps) and each statement's share of a step.
+      R"sql(
+CREATE TABLE steps (
+  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  loop INTEGER NOT NULL,
+  loop_var TEXT NOT NULL DEFAULT '',
+  first_value INTEGER NOT NULL,
+  iterations INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  instances INTEGER NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE step_statements (
+  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  step INTEGER NOT NULL,
+  statement INTEGER NOT NULL,
+  node INTEGER NOT NULL,
+  calls INTEGER NOT NULL,
+  total_ns INTEGER NOT NULL
+);
+CREATE INDEX step_statements_by_step ON step_statements (run_id, step);
+)sql",
   };
   return steps;
 }

@@ -120,6 +120,17 @@ void RunStore::finishRun(int64_t id, const RunRecord& r) {
     else output.bindBlob(7, o.npy);
     output.run();
   }
+  SqliteStatement step = db_.prepare(
+      "INSERT INTO steps (run_id, seq, loop, loop_var, first_value, iterations, start_ns, end_ns, instances) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  for (const StoredStep& s : r.steps)
+    step.bind(1, id).bind(2, s.seq).bind(3, int64_t{s.loop}).bind(4, s.loopVar).bind(5, s.firstValue).bind(6, s.iterations)
+        .bind(7, s.startNs).bind(8, s.endNs).bind(9, s.instances).run();
+  SqliteStatement stepStatement = db_.prepare(
+      "INSERT INTO step_statements (run_id, step, statement, node, calls, total_ns) VALUES (?, ?, ?, ?, ?, ?)");
+  for (const StoredStepStatement& s : r.stepStatements)
+    stepStatement.bind(1, id).bind(2, s.step).bind(3, int64_t{s.statement}).bind(4, int64_t{s.node}).bind(5, s.calls)
+        .bind(6, s.totalNs).run();
   db_.prepare(
          "UPDATE runs SET status = 'ok', ended_at = ?, wall_ns = ?, compile_ns = ?, instances = ?, dropped_spans = ?, "
          "peak_measured = ?, peak_predicted = ?, compile_summary = ? WHERE id = ?")
@@ -282,6 +293,28 @@ std::vector<StoredOutput> RunStore::outputs(int64_t id) {
   std::vector<StoredOutput> out;
   while (s.step())
     out.push_back({s.columnText(0), s.columnText(1), s.columnText(2), s.columnText(3), s.columnDouble(4), s.columnText(5)});
+  return out;
+}
+
+std::vector<StoredStep> RunStore::steps(int64_t id) {
+  SqliteStatement s = db_.prepare(
+      "SELECT seq, loop, loop_var, first_value, iterations, start_ns, end_ns, instances FROM steps WHERE run_id = ? ORDER BY seq");
+  s.bind(1, id);
+  std::vector<StoredStep> out;
+  while (s.step())
+    out.push_back({s.columnInt(0), static_cast<int>(s.columnInt(1)), s.columnText(2), s.columnInt(3), s.columnInt(4),
+                   s.columnInt(5), s.columnInt(6), s.columnInt(7)});
+  return out;
+}
+
+std::vector<StoredStepStatement> RunStore::stepStatements(int64_t id) {
+  SqliteStatement s = db_.prepare(
+      "SELECT step, statement, node, calls, total_ns FROM step_statements WHERE run_id = ? ORDER BY step, statement");
+  s.bind(1, id);
+  std::vector<StoredStepStatement> out;
+  while (s.step())
+    out.push_back({s.columnInt(0), static_cast<int>(s.columnInt(1)), static_cast<int>(s.columnInt(2)), s.columnInt(3),
+                   s.columnInt(4)});
   return out;
 }
 

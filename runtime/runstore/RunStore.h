@@ -40,6 +40,8 @@ public:
                                 int64_t toNs = std::numeric_limits<int64_t>::max());
   std::vector<StoredMemoryEvent> memoryEvents(int64_t id);
   std::vector<StoredOutput> outputs(int64_t id);
+  std::vector<StoredStep> steps(int64_t id);  ///< by seq
+  std::vector<StoredStepStatement> stepStatements(int64_t id);  ///< by step, then statement
   /// Deletes the run and everything recorded with it; false if there is no such run.
   bool remove(int64_t id);
 

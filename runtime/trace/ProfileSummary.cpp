@@ -132,4 +132,41 @@ std::string printProfileSummary(const ProfileSummary& p, const std::string& sour
   return s;
 }
 
+std::vector<LoopStepSummary> summariseSteps(const std::vector<StepProfile>& steps, const std::vector<std::string>& vars) {
+  std::map<int, LoopStepSummary> loops;
+  for (const StepProfile& s : steps) {
+    auto [it, fresh] = loops.try_emplace(s.loop);
+    LoopStepSummary& l = it->second;
+    const int64_t ns = s.endNs - s.startNs, perIteration = s.iterations > 0 ? ns / s.iterations : ns;
+    if (fresh) {
+      l.loop = s.loop;
+      l.var = s.loop >= 0 && static_cast<size_t>(s.loop) < vars.size() ? vars[static_cast<size_t>(s.loop)] : "";
+      l.minNs = l.maxNs = perIteration;
+      l.slowestValue = s.firstValue;
+    }
+    l.iterations += s.iterations;
+    l.totalNs += ns;
+    l.instances += s.instances;
+    l.minNs = std::min(l.minNs, perIteration);
+    if (perIteration > l.maxNs) l.maxNs = perIteration, l.slowestValue = s.firstValue;
+  }
+  std::vector<LoopStepSummary> out;
+  for (auto& [loop, l] : loops) out.push_back(l);
+  return out;
+}
+
+std::string printStepSummary(const std::vector<LoopStepSummary>& loops, int64_t runNs) {
+  if (loops.empty()) return "";
+  std::string s = "\nby step (iterations of the top-level loops):\n";
+  for (const LoopStepSummary& l : loops) {
+    const std::string var = l.var.empty() ? "loop " + std::to_string(l.loop) : l.var;
+    s += "  loop " + std::to_string(l.loop) + (l.var.empty() ? "" : " (for " + l.var + ")") + ": " +
+         std::to_string(l.iterations) + " iterations, " + formatDuration(l.totalNs) + " (" + percent(l.totalNs, runNs) +
+         "% of the run), " + std::to_string(l.instances) + " statement instances; per iteration mean " +
+         formatDuration(l.iterations ? l.totalNs / l.iterations : 0) + ", min " + formatDuration(l.minNs) + ", max " +
+         formatDuration(l.maxNs) + " (" + var + " = " + std::to_string(l.slowestValue) + ")\n";
+  }
+  return s;
+}
+
 }  // namespace tempo

@@ -49,6 +49,20 @@ std::string sourceLineText(const std::string& source, int line);
 /// `%4 'h' (merge)`, `%9 matmul`.
 std::string profileNodeLabel(const Graph& g, NodeId id);
 
+/// The iterations of one top-level loop (from the trace's steps).
+struct LoopStepSummary {
+  int loop = -1;
+  std::string var;  ///< the loop's variable, `c0` ("" when unknown)
+  int64_t iterations = 0, totalNs = 0, instances = 0;
+  int64_t minNs = 0, maxNs = 0;  ///< per iteration (a step covering k iterations counts its mean)
+  int64_t slowestValue = 0;      ///< the loop variable at the slowest step's start
+};
+
+/// Folds `steps` by loop; `vars[loop]` names each loop's variable (may be shorter).
+std::vector<LoopStepSummary> summariseSteps(const std::vector<StepProfile>& steps, const std::vector<std::string>& vars);
+/// `by step:` — per loop, its iterations, time and share of the run, and the per-iteration mean, min and max.
+std::string printStepSummary(const std::vector<LoopStepSummary>& loops, int64_t runNs);
+
 /// `kernels` may be null (no kernel column).
 ProfileSummary summariseProfile(const Graph& g, const TraceCollector& trace, const KernelProgram* kernels);
 

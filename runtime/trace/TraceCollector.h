@@ -8,8 +8,15 @@
 // on the fly (calls, total, min, max, generated calls, bytes), which stays
 // bounded however long the run, and keeps the raw spans up to a cap (then
 // counts the ones it dropped), so a ten-minute training run is a bounded trace
-// whose aggregates are still exact. Times are nanoseconds since begin(). This
-// is the interface the generated code and the CUDA backend will report to.
+// whose aggregates are still exact. The executor also marks every iteration
+// of a top-level loop (beginStep): the collector keeps each such step's
+// interval and instance count, and per statement per step its calls and time
+// — the aggregation that keeps a long run's trace bounded and exact. Past
+// `maxSteps` steps, neighbouring steps of one loop merge pairwise and every
+// later step covers twice as many iterations (as MemoryTimeline does), so a
+// ten-minute training run is a few thousand steps. Times are nanoseconds
+// since begin(). This is the interface the generated code and the CUDA
+// backend will report to.
 #pragma once
 
 #include "graph/Graph.h"
@@ -43,9 +50,27 @@ struct StatementProfile {
   int64_t bytes = 0;  ///< of the values written
 };
 
+/// One or more consecutive iterations of a top-level loop.
+struct StepProfile {
+  int32_t loop = -1;          ///< the top-level loop's index among the program's top-level loops
+  int64_t firstValue = 0;     ///< the loop variable's value in the first iteration covered
+  int64_t iterations = 0;     ///< iterations covered
+  int64_t startNs = 0, endNs = 0;
+  int64_t instances = 0;      ///< statement instances in it
+};
+
+/// A statement's instances within one StepProfile.
+struct StepStatement {
+  int32_t step = -1;  ///< index into steps()
+  int32_t statement = -1;
+  NodeId node = -1;
+  int64_t calls = 0, totalNs = 0;
+};
+
 class TraceCollector {
 public:
-  explicit TraceCollector(size_t maxSpans = size_t(1) << 20) : maxSpans_(maxSpans) {}
+  explicit TraceCollector(size_t maxSpans = size_t(1) << 20, size_t maxSteps = 4096)
+      : maxSpans_(maxSpans), maxSteps_(maxSteps < 2 ? 2 : maxSteps) {}
 
   /// Starts a run: clears everything and sets the clock's origin.
   void begin();
@@ -57,6 +82,16 @@ public:
   void record(int32_t statement, NodeId node, int64_t startNs, int64_t endNs, const std::vector<int64_t>& point,
               bool generated, int64_t bytes);
 
+  /// An iteration of top-level loop `loop` starts (its variable is `value`); ends the previous one.
+  void beginStep(int32_t loop, int64_t value);
+  /// The top-level loop ended: closes its last iteration.
+  void endSteps();
+  const std::vector<StepProfile>& steps() const { return steps_; }
+  /// Per statement per step, by step then statement.
+  const std::vector<StepStatement>& stepStatements() const { return stepStatements_; }
+  /// Iterations each step covers from now on (1 until the step cap was reached).
+  int64_t stepStride() const { return stride_; }
+
   /// Per exec statement that ran at least once, by statement number.
   std::vector<StatementProfile> statements() const;
   const std::vector<TraceSpan>& spans() const { return spans_; }
@@ -65,7 +100,15 @@ public:
   int64_t instances() const { return instances_; }
 
 private:
-  size_t maxSpans_;
+  void closeStep(int64_t endNs);
+  void halveSteps();
+
+  size_t maxSpans_, maxSteps_;
+  std::vector<StepProfile> steps_;
+  std::vector<StepStatement> stepStatements_;
+  std::vector<StepStatement> open_;  ///< the open step's statements (few: one loop body)
+  bool stepOpen_ = false;
+  int64_t stride_ = 1;
   std::chrono::steady_clock::time_point origin_ = std::chrono::steady_clock::now();
   std::vector<StatementProfile> byStatement_;  ///< indexed by statement number (calls 0: never ran)
   std::vector<TraceSpan> spans_;

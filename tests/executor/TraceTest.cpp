@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <utility>
 #include <numeric>
 
 namespace tempo {
@@ -105,6 +106,75 @@ TEST(Trace, TheSummaryAddsUpByNodeAndByLine) {
   EXPECT_NE(text.find("more nodes"), std::string::npos) << text;  // only the top 5
   EXPECT_NE(text.find("rnn.tpo:17  h[b, t] = tanh(x[b, t] @ W + h[b, t-1] @ U + bias)"), std::string::npos) << text;
   EXPECT_NE(text.find("(loops, memory statements and the executor between statements)"), std::string::npos);
+}
+
+/// Instances per statement within the steps, summed over the steps.
+std::map<int32_t, int64_t> stepCalls(const TraceCollector& t) {
+  std::map<int32_t, int64_t> calls;
+  for (const StepStatement& s : t.stepStatements()) calls[s.statement] += s.calls;
+  return calls;
+}
+
+TEST(Trace, EveryIterationOfATopLevelLoopIsAStepWithItsStatementsInstances) {
+  CompiledProgram p = compiledExample("rnn.tpo");
+  TraceCollector trace;
+  CompiledRunOptions options;
+  options.trace = &trace;
+  CompiledRunResult r = runCompiled(p, {}, options);
+  std::vector<std::string> vars;
+  topLevelLoopVars(p.loops.body, vars);
+  ASSERT_FALSE(vars.empty());
+  ASSERT_FALSE(trace.steps().empty());
+  int64_t instances = 0, iterations = 0;
+  for (size_t i = 0; i < trace.steps().size(); ++i) {
+    const StepProfile& s = trace.steps()[i];
+    EXPECT_GE(s.loop, 0);
+    EXPECT_LT(static_cast<size_t>(s.loop), vars.size());
+    EXPECT_EQ(s.iterations, 1);  // far below the cap: one step per iteration
+    EXPECT_LE(s.startNs, s.endNs);
+    if (i) EXPECT_GE(s.startNs, trace.steps()[i - 1].endNs);  // steps follow each other
+    instances += s.instances;
+    iterations += s.iterations;
+  }
+  EXPECT_LE(instances, trace.instances());  // statements outside every loop are in no step
+  EXPECT_LE(iterations, r.stats.loopIterations);
+  int64_t perStep = 0;
+  for (const StepStatement& s : trace.stepStatements()) {
+    ASSERT_LT(static_cast<size_t>(s.step), trace.steps().size());
+    perStep += s.calls;
+    EXPECT_EQ(r.execStatements[static_cast<size_t>(s.statement)], s.node);
+  }
+  EXPECT_EQ(perStep, instances);
+  // By loop: every iteration counted, the slowest one named.
+  std::vector<LoopStepSummary> loops = summariseSteps(trace.steps(), vars);
+  int64_t summed = 0;
+  for (const LoopStepSummary& l : loops) {
+    summed += l.iterations;
+    EXPECT_LE(l.minNs, l.maxNs);
+    EXPECT_EQ(l.var, vars[static_cast<size_t>(l.loop)]);
+  }
+  EXPECT_EQ(summed, iterations);
+  EXPECT_NE(printStepSummary(loops, trace.runNs()).find("iterations, "), std::string::npos);
+}
+
+TEST(Trace, PastTheStepCapNeighbouringStepsMergeAndStayExact) {
+  CompiledProgram p = compiledExample("rnn.tpo");
+  TraceCollector full, capped(size_t(1) << 20, 4);
+  CompiledRunOptions options;
+  options.trace = &full;
+  runCompiled(p, {}, options);
+  options.trace = &capped;
+  runCompiled(p, {}, options);
+  ASSERT_GT(full.steps().size(), 8u);
+  EXPECT_LE(capped.steps().size(), 4u + 2);  // a few steps, each covering many iterations
+  EXPECT_GT(capped.stepStride(), 1);
+  auto totals = [](const TraceCollector& t) {
+    int64_t iterations = 0, instances = 0;
+    for (const StepProfile& s : t.steps()) iterations += s.iterations, instances += s.instances;
+    return std::pair{iterations, instances};
+  };
+  EXPECT_EQ(totals(capped), totals(full));
+  EXPECT_EQ(stepCalls(capped), stepCalls(full));
 }
 
 TEST(Trace, OffByDefault) {

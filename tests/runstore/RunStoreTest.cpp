@@ -58,6 +58,28 @@ TEST(RunStore, AFileFromANewerSchemaIsRefusedNamingBothVersions) {
   }
 }
 
+TEST(RunStore, AVersionOneFileIsMigratedKeepingItsRuns) {
+  ProfiledExample p;
+  testing::profileExample(example("small/counter.tpo"), p);
+  TempStore tmp("migrate");
+  int64_t id = 0;
+  {
+    RunStore store(tmp.path());
+    id = store.beginRun(p.header);
+    store.finishRun(id, p.record);
+    // Back to what version 1 had: no step tables.
+    store.db().exec("DROP TABLE step_statements; DROP TABLE steps; PRAGMA user_version = 1;");
+  }
+  RunStore store(tmp.path());
+  EXPECT_EQ(store.db().pragmaInt("user_version"), kRunStoreSchemaVersion);
+  EXPECT_EQ(store.run(id)->status, "ok");
+  EXPECT_EQ(store.spans(id).size(), p.trace.spans().size());
+  EXPECT_TRUE(store.steps(id).empty());  // the old run has none; new runs do
+  const int64_t next = store.beginRun(p.header);
+  store.finishRun(next, p.record);
+  EXPECT_EQ(store.steps(next).size(), p.trace.steps().size());
+}
+
 TEST(RunStore, AProfiledRunRoundTripsThroughEveryTable) {
   ProfiledExample p;
   testing::profileExample(example("rnn.tpo"), p);
@@ -114,6 +136,15 @@ TEST(RunStore, AProfiledRunRoundTripsThroughEveryTable) {
     EXPECT_EQ(outputs[i].checksum, fnv1aHex(t.raw(), t.nbytes()));
     EXPECT_TRUE(outputs[i].npy.empty());
   }
+  std::vector<StoredStep> steps = store.steps(id);
+  ASSERT_EQ(steps.size(), p.trace.steps().size());
+  ASSERT_FALSE(steps.empty());
+  for (size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(steps[i].iterations, p.trace.steps()[i].iterations);
+    EXPECT_EQ(steps[i].instances, p.trace.steps()[i].instances);
+    EXPECT_FALSE(steps[i].loopVar.empty());
+  }
+  EXPECT_EQ(store.stepStatements(id).size(), p.trace.stepStatements().size());
   // A window of the spans by time is what the timeline asks for.
   const int64_t mid = spans[spans.size() / 2].startNs;
   std::vector<StoredSpan> early = store.spans(id, 0, mid);
@@ -168,7 +199,7 @@ TEST(RunStore, RemovingARunRemovesEverythingRecordedWithIt) {
   EXPECT_TRUE(store.remove(drop));
   EXPECT_FALSE(store.remove(drop));
   EXPECT_FALSE(store.run(drop));
-  for (const char* table : {"spans", "run_nodes", "run_lines", "memory_events", "outputs"}) {
+  for (const char* table : {"spans", "run_nodes", "run_lines", "memory_events", "outputs", "steps", "step_statements"}) {
     EXPECT_EQ(countRows(store, table, drop), 0) << table;
     EXPECT_GT(countRows(store, table, keep), 0) << table;
   }
