@@ -38,13 +38,14 @@ TEST_P(ChromeTraceOfEveryExample, KeepsPerfettosRules) {
   for (size_t i = 0; i < violations.size() && i < 10; ++i) ADD_FAILURE() << violations[i];
 
   nlohmann::json trace = nlohmann::json::parse(out.str());
-  size_t slices = 0, counters = 0, runSlices = 0;
+  size_t slices = 0, counters = 0, runSlices = 0, steps = 0;
   for (const auto& e : trace["traceEvents"]) {
-    if (e["ph"] == "X") ++(e["name"] == "run" ? runSlices : slices);
+    if (e["ph"] == "X") ++(e["cat"] == "run" ? runSlices : e["cat"] == "step" ? steps : slices);
     if (e["ph"] == "C") ++counters;
   }
   EXPECT_EQ(runSlices, 1u);
   EXPECT_EQ(slices, p.trace.spans().size());
+  EXPECT_EQ(steps, p.trace.steps().size());  // on their own track
   size_t timed = 0;
   for (const StoredMemoryEvent& e : store.memoryEvents(id))
     if (e.timeNs >= 0) timed += e.predictedLive ? 2 : 1;
