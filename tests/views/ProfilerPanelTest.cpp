@@ -87,6 +87,14 @@ private Q_SLOTS:
     for (size_t i = 0; i < events.size(); ++i)
       QCOMPARE(measured->at(static_cast<int>(2 * i + 1)).y(), static_cast<double>(events[i].liveBytes));
     QCOMPARE(panel->memory()->peakBytes(), static_cast<double>(again.stats.peakBytes));
+    // The stores live at the peak hold at least the peak (each listed at its own measured peak).
+    qInfo("live at the peak: %d stores, %lld bytes; measured peak %lld", panel->memory()->liveStores()->rowCount(),
+          static_cast<long long>(panel->memory()->liveStoresBytes()), static_cast<long long>(again.stats.peakBytes));
+    QVERIFY(panel->memory()->liveStores()->rowCount() > 0);
+    QVERIFY(panel->memory()->liveStoresBytes() >= again.stats.peakBytes);
+    const int atPeak = panel->memory()->liveStores()->rowCount();
+    panel->memory()->showLiveStores(0, 1e12);  // the whole run: every store
+    QVERIFY(panel->memory()->liveStores()->rowCount() >= atPeak);
 
     // The editor's heat margin: the run's time per source line.
     const std::map<int, LineHeat>& heat = window.editor()->lineHeat();
@@ -107,9 +115,9 @@ private Q_SLOTS:
     timeline->repaint();
     std::optional<QPoint> hit;
     for (int x = 10; x < timeline->width() - 10 && !hit; x += 2)
-      if (std::optional<StoredSpan> s = timeline->spanAt(QPoint(x, 40))) {
+      if (std::optional<StoredSpan> s = timeline->spanAt(QPoint(x, 60))) {
         for (const StoredNode& n : store.nodes(id))
-          if (n.node == s->node && n.line > 0) hit = QPoint(x, 40);
+          if (n.node == s->node && n.line > 0) hit = QPoint(x, 60);
       }
     QVERIFY(hit);
     const StoredSpan span = *timeline->spanAt(*hit);
@@ -124,6 +132,19 @@ private Q_SLOTS:
     // ... and a cursor line -> the spans of its nodes.
     window.editor()->setCursorPosition(20, 0);  // line 21: h[t, b] = tanh(x[t, b] @ W + h[t-1, b] @ U + bias)
     QTRY_COMPARE(timeline->selectedLine(), 21);  // QScintilla reports cursor moves on its next update
+
+    // The top-level loops' iterations are a track of their own; a click on one zooms to it.
+    QCOMPARE(timeline->steps().size(), store.steps(id).size());
+    QVERIFY(!timeline->steps().empty());
+    timeline->showAll();
+    std::optional<StoredStep> step;
+    QPoint stepPos;
+    for (int x = 10; x < timeline->width() - 10 && !step; x += 1)
+      if ((step = timeline->stepAt(QPoint(x, 31)))) stepPos = QPoint(x, 31);
+    QVERIFY(step);
+    QTest::mouseClick(timeline, Qt::LeftButton, {}, stepPos);
+    QVERIFY(timeline->windowStart() <= step->startNs && timeline->windowEnd() >= step->endNs);
+    QVERIFY(timeline->windowEnd() - timeline->windowStart() <= 1.05 * (step->endNs - step->startNs) + 20);
 
     // A second run, compared with the first.
     const qint64 second = profileAndWait(window);

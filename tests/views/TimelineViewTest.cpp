@@ -118,7 +118,7 @@ private Q_SLOTS:
     QSignalSpy clicked(&view, &TimelineView::spanClicked);
     std::optional<QPoint> hit;
     for (int x = 10; x < 990 && !hit; x += 3)
-      if (view.spanAt(QPoint(x, 40))) hit = QPoint(x, 40);
+      if (view.spanAt(QPoint(x, 60))) hit = QPoint(x, 60);
     QVERIFY(hit);
     const StoredSpan expected = *view.spanAt(*hit);
     QTest::mouseClick(&view, Qt::LeftButton, {}, *hit);

@@ -153,7 +153,8 @@ bool ProfilerPanel::openRun(int64_t id) {
     if (!run) throw RunStoreError("no run " + std::to_string(id));
     std::vector<StoredNode> nodes = store.nodes(id);
     timeline_->setTrace(std::make_shared<StoredRunSpans>(dbPath_.toStdString(), id), timelineNodes(nodes, run->header.programPath));
-    memory_->setEvents(store.memoryEvents(id));
+    timeline_->setSteps(store.steps(id));
+    memory_->setEvents(store.memoryEvents(id), nodes);
     statistics_->setNodes(std::move(nodes), run->wallNs);
     opened_ = id;
     openedWall_ = run->wallNs;

@@ -65,6 +65,8 @@ bool RunComparison::compare(const std::string& dbPath, int64_t a, int64_t b) {
     labelB_->setText(QStringLiteral("B: ") + describe(diff.b));
     a_->setTrace(std::make_shared<StoredRunSpans>(dbPath, a), timelineNodes(store.nodes(a), diff.a.header.programPath));
     b_->setTrace(std::make_shared<StoredRunSpans>(dbPath, b), timelineNodes(store.nodes(b), diff.b.header.programPath));
+    a_->setSteps(store.steps(a));
+    b_->setSteps(store.steps(b));
     const double extent = std::max(a_->extent(), b_->extent());  // one scale: the longer run's
     a_->setExtent(extent);
     b_->setExtent(extent);

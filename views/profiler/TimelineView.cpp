@@ -18,6 +18,7 @@ namespace tempo::views {
 namespace {
 
 constexpr double kRulerHeight = 22;
+constexpr double kStepsHeight = 14;
 constexpr double kTrackHeight = 44;
 constexpr double kSelectedHeight = 22;
 constexpr double kLeftMargin = 8;
@@ -30,7 +31,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("timelineView"));
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(true);
-  setMinimumHeight(static_cast<int>(kRulerHeight + kTrackHeight + kSelectedHeight + 24));
+  setMinimumHeight(static_cast<int>(kRulerHeight + kStepsHeight + kTrackHeight + kSelectedHeight + 30));
 }
 
 void TimelineView::setTrace(std::shared_ptr<const SpanSource> source, std::map<int, TimelineNode> nodes) {
@@ -44,7 +45,25 @@ void TimelineView::setTrace(std::shared_ptr<const SpanSource> source, std::map<i
   showAll();
 }
 
-void TimelineView::clear() { setTrace(nullptr, {}); }
+void TimelineView::clear() {
+  setTrace(nullptr, {});
+  setSteps({});
+}
+
+void TimelineView::setSteps(std::vector<StoredStep> steps) {
+  steps_ = std::move(steps);
+  update();
+}
+
+std::optional<StoredStep> TimelineView::stepAt(const QPoint& pos) const {
+  if (!stepsRect().contains(pos)) return std::nullopt;
+  const double ns = nsAt(pos.x());
+  auto it = std::upper_bound(steps_.begin(), steps_.end(), ns, [](double t, const StoredStep& s) { return t < s.startNs; });
+  if (it == steps_.begin()) return std::nullopt;
+  --it;
+  if (ns > it->endNs) return std::nullopt;
+  return *it;
+}
 
 void TimelineView::setExtent(double ns) {
   extent_ = std::max(ns, 1.0);
@@ -93,8 +112,12 @@ void TimelineView::selectLine(int line) {
   update();
 }
 
+QRectF TimelineView::stepsRect() const {
+  return {kLeftMargin, kRulerHeight + 3, std::max(1.0, width() - 2 * kLeftMargin), kStepsHeight};
+}
+
 QRectF TimelineView::trackRect() const {
-  return {kLeftMargin, kRulerHeight + 4, std::max(1.0, width() - 2 * kLeftMargin), kTrackHeight};
+  return {kLeftMargin, stepsRect().bottom() + 3, std::max(1.0, width() - 2 * kLeftMargin), kTrackHeight};
 }
 
 QRectF TimelineView::selectedTrackRect() const {
@@ -190,6 +213,31 @@ void TimelineView::paintRuler(QPainter& p) const {
   }
 }
 
+void TimelineView::paintSteps(QPainter& p) const {
+  if (steps_.empty()) return;
+  const QRectF band = stepsRect();
+  p.save();
+  p.setClipRect(band);
+  const QColor even = palette().color(QPalette::Mid), odd = palette().color(QPalette::Midlight);
+  const QFontMetrics fm(font());
+  auto first = std::upper_bound(steps_.begin(), steps_.end(), from_, [](double t, const StoredStep& s) { return t < s.endNs; });
+  double lastX = -1;
+  for (auto it = first; it != steps_.end() && it->startNs < to_; ++it) {
+    const double x0 = xOf(static_cast<double>(it->startNs)), x1 = xOf(static_cast<double>(it->endNs));
+    if (x1 < lastX + 1 && x1 - x0 < 1) continue;  // many steps in one pixel: the first one stands for them
+    lastX = x1;
+    const QRectF r(x0, band.top(), std::max(1.0, x1 - x0), band.height());
+    p.fillRect(r, (it->seq % 2) ? odd : even);
+    const QString var = it->loopVar.empty() ? QStringLiteral("loop %1").arg(it->loop) : QString::fromStdString(it->loopVar);
+    const QString label = QStringLiteral("%1 = %2").arg(var).arg(it->firstValue);
+    if (r.width() > fm.horizontalAdvance(label) + 6) {
+      p.setPen(palette().color(QPalette::Text));
+      p.drawText(r.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
+    }
+  }
+  p.restore();
+}
+
 void TimelineView::paintBuckets(QPainter& p, const QRectF& track) const {
   const double nsPerPixel = (to_ - from_) / track.width();
   const int k = levels_.levelFor(nsPerPixel);
@@ -240,6 +288,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     return;
   }
   paintRuler(p);
+  paintSteps(p);
   const QRectF track = trackRect();
   p.fillRect(track, palette().color(QPalette::AlternateBase));
   const std::vector<StoredSpan>& spans = visibleSpans();
@@ -299,6 +348,9 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
   if (std::optional<StoredSpan> s = spanAt(event->pos())) {
     selectNode(s->node);
     Q_EMIT spanClicked(*s);
+  } else if (std::optional<StoredStep> step = stepAt(event->pos())) {
+    const double pad = 0.02 * static_cast<double>(step->endNs - step->startNs);
+    setWindow(step->startNs - pad, step->endNs + pad);  // a click on an iteration zooms to it
   } else if (trackRect().contains(event->pos()) && !drewSpans_) {
     zoom(4, event->pos().x());  // a click on the levels of detail zooms into them
   }
@@ -322,6 +374,17 @@ bool TimelineView::event(QEvent* event) {
     auto* help = static_cast<QHelpEvent*>(event);
     if (std::optional<StoredSpan> s = spanAt(help->pos())) {
       QToolTip::showText(help->globalPos(), describe(*s), this);
+    } else if (std::optional<StoredStep> step = stepAt(help->pos())) {
+      const QString var = step->loopVar.empty() ? tr("loop %1").arg(step->loop) : QString::fromStdString(step->loopVar);
+      QToolTip::showText(help->globalPos(),
+                         tr("top-level loop %1: %2 = %3%4<br>%5, %L6 statement instances<br>click to zoom to it")
+                             .arg(step->loop)
+                             .arg(var)
+                             .arg(step->firstValue)
+                             .arg(step->iterations > 1 ? tr(" and the next %1 iterations").arg(step->iterations - 1) : QString())
+                             .arg(q(formatDuration(step->endNs - step->startNs)))
+                             .arg(step->instances),
+                         this);
     } else if (trackRect().contains(help->pos()) && source_ && !drewSpans_) {
       const int k = levels_.levelFor((to_ - from_) / trackRect().width());
       const double w = static_cast<double>(levels_.widthNs(k));

@@ -2,7 +2,8 @@
 //
 // The renderer half of the timeline (TimelineLevels is the model): a time
 // ruler, the executor's track and, when a node is selected, a track of that
-// node's instances. Zoomed out it draws the coarsest level of detail whose
+// node's instances, and above it a track of the top-level loops' iterations
+// (the trace's steps: a click on one zooms to it). Zoomed out it draws the coarsest level of detail whose
 // buckets fit a pixel (height = how busy, colour = the dominant node);
 // zoomed in to at most kMaxSpansDrawn spans it asks the SpanSource for them
 // and draws each one, labelled when wide enough. The spans fetched for a
@@ -46,6 +47,11 @@ public:
   /// Shows `source` (levels built here, once) with its nodes' descriptions.
   void setTrace(std::shared_ptr<const SpanSource> source, std::map<int, TimelineNode> nodes);
   void clear();
+  /// The iterations of the top-level loops, drawn as their own track (at most a few thousand).
+  void setSteps(std::vector<StoredStep> steps);
+  const std::vector<StoredStep>& steps() const { return steps_; }
+  /// The step drawn at `pos`, if any.
+  std::optional<StoredStep> stepAt(const QPoint& pos) const;
   bool hasTrace() const { return source_ != nullptr; }
   const TimelineLevels& levels() const { return levels_; }
 
@@ -89,6 +95,7 @@ protected:
   bool event(QEvent* event) override;
 
 private:
+  QRectF stepsRect() const;
   QRectF trackRect() const;
   QRectF selectedTrackRect() const;
   double xOf(double ns) const;
@@ -98,11 +105,13 @@ private:
   QColor colorOf(int node) const;
   QString describe(const StoredSpan& s) const;
   void paintRuler(class QPainter& p) const;
+  void paintSteps(QPainter& p) const;
   void paintBuckets(QPainter& p, const QRectF& track) const;
   void paintSpans(QPainter& p, const QRectF& track, const std::vector<StoredSpan>& spans, bool labels) const;
 
   std::shared_ptr<const SpanSource> source_;
   std::map<int, TimelineNode> nodes_;
+  std::vector<StoredStep> steps_;
   TimelineLevels levels_;
   double from_ = 0, to_ = 1, extent_ = 1;
   int selectedNode_ = -1;
