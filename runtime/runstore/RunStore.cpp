@@ -242,25 +242,28 @@ std::vector<StoredLine> RunStore::lines(int64_t id) {
   return out;
 }
 
+const char* RunStore::spanColumns() { return "start_ns, duration_ns, statement, node, thread, c0, c1, c2, generated"; }
+
+StoredSpan RunStore::readSpanRow(const SqliteStatement& s) {
+  StoredSpan span;
+  span.startNs = s.columnInt(0);
+  span.durationNs = s.columnInt(1);
+  span.statement = static_cast<int32_t>(s.columnInt(2));
+  span.node = static_cast<int32_t>(s.columnInt(3));
+  span.thread = static_cast<int32_t>(s.columnInt(4));
+  span.c0 = static_cast<int32_t>(s.columnInt(5));
+  span.c1 = static_cast<int32_t>(s.columnInt(6));
+  span.c2 = static_cast<int32_t>(s.columnInt(7));
+  span.generated = s.columnInt(8) != 0;
+  return span;
+}
+
 std::vector<StoredSpan> RunStore::spans(int64_t id, int64_t fromNs, int64_t toNs) {
-  SqliteStatement s = db_.prepare(
-      "SELECT start_ns, duration_ns, statement, node, thread, c0, c1, c2, generated FROM spans "
-      "WHERE run_id = ? AND start_ns >= ? AND start_ns < ? ORDER BY start_ns");
+  SqliteStatement s = db_.prepare(std::string("SELECT ") + spanColumns() +
+                                  " FROM spans WHERE run_id = ? AND start_ns >= ? AND start_ns < ? ORDER BY start_ns");
   s.bind(1, id).bind(2, fromNs).bind(3, toNs);
   std::vector<StoredSpan> out;
-  while (s.step()) {
-    StoredSpan span;
-    span.startNs = s.columnInt(0);
-    span.durationNs = s.columnInt(1);
-    span.statement = static_cast<int32_t>(s.columnInt(2));
-    span.node = static_cast<int32_t>(s.columnInt(3));
-    span.thread = static_cast<int32_t>(s.columnInt(4));
-    span.c0 = static_cast<int32_t>(s.columnInt(5));
-    span.c1 = static_cast<int32_t>(s.columnInt(6));
-    span.c2 = static_cast<int32_t>(s.columnInt(7));
-    span.generated = s.columnInt(8) != 0;
-    out.push_back(span);
-  }
+  while (s.step()) out.push_back(readSpanRow(s));
   return out;
 }
 

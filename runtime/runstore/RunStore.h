@@ -46,6 +46,10 @@ public:
   bool remove(int64_t id);
 
   const std::string& path() const { return db_.path(); }
+
+  /// The columns a span query selects (`SELECT <spanColumns> FROM spans ...`), in the order readSpanRow reads.
+  static const char* spanColumns();
+  static StoredSpan readSpanRow(const SqliteStatement& row);
   SqliteDb& db() { return db_; }
 
 private:

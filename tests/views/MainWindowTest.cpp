@@ -1,7 +1,7 @@
 // MainWindow: starts fast, opens every example without problems, wires the
 // problems list to the editor, raises views by name, lists the examples, and
 // stays responsive while the largest example is re-checked.
-#include "DocumentTestSupport.h"
+#include "MainWindowTestSupport.h"
 
 #include "common/MainWindow.h"
 #include "common/RecentFiles.h"
@@ -28,12 +28,6 @@ using namespace tempo::views;
 using namespace tempo::views::testing;
 
 namespace {
-MainWindow::Options testOptions() {
-  MainWindow::Options options;
-  options.exampleDirs = {examplesDir()};
-  options.restoreSettings = false;
-  return options;
-}
 
 /// Ticks every 5 ms on the UI thread and keeps, for the longest gap between
 /// ticks (wall time): the UI thread's own CPU time in it, and the time it

@@ -3,7 +3,7 @@
 // executor's events (the same live bytes, event for event, as a run of the same program here),
 // the statistics table has a row per node; a click on a span selects its source range in the
 // editor and a cursor line highlights its spans; two runs compare side by side.
-#include "DocumentTestSupport.h"
+#include "MainWindowTestSupport.h"
 
 #include "common/MainWindow.h"
 #include "editor/CodeEditor.h"
@@ -30,13 +30,6 @@ using namespace tempo::views;
 using namespace tempo::views::testing;
 
 namespace {
-
-MainWindow::Options testOptions() {
-  MainWindow::Options options;
-  options.exampleDirs = {examplesDir()};
-  options.restoreSettings = false;
-  return options;
-}
 
 qint64 profileAndWait(MainWindow& window) {
   QSignalSpy recorded(window.runPanel(), &RunPanel::runRecorded);

@@ -4,25 +4,6 @@
 
 namespace tempo::views {
 
-namespace {
-
-StoredSpan readSpan(const SqliteStatement& s) {
-  StoredSpan span;
-  span.startNs = s.columnInt(0);
-  span.durationNs = s.columnInt(1);
-  span.statement = static_cast<int32_t>(s.columnInt(2));
-  span.node = static_cast<int32_t>(s.columnInt(3));
-  span.thread = static_cast<int32_t>(s.columnInt(4));
-  span.c0 = static_cast<int32_t>(s.columnInt(5));
-  span.c1 = static_cast<int32_t>(s.columnInt(6));
-  span.c2 = static_cast<int32_t>(s.columnInt(7));
-  span.generated = s.columnInt(8) != 0;
-  return span;
-}
-
-const char* const kSpanColumns = "start_ns, duration_ns, statement, node, thread, c0, c1, c2, generated";
-
-}  // namespace
 
 StoredRunSpans::StoredRunSpans(const std::string& dbPath, int64_t runId) : db_(dbPath, true), runId_(runId) {
   SqliteStatement s = db_.prepare("SELECT COUNT(*), COALESCE(MAX(start_ns + duration_ns), 0) FROM spans WHERE run_id = ?");
@@ -34,30 +15,30 @@ StoredRunSpans::StoredRunSpans(const std::string& dbPath, int64_t runId) : db_(d
 }
 
 void StoredRunSpans::forEach(const std::function<void(const StoredSpan&)>& f) const {
-  SqliteStatement s = db_.prepare(std::string("SELECT ") + kSpanColumns + " FROM spans WHERE run_id = ? ORDER BY start_ns");
+  SqliteStatement s = db_.prepare(std::string("SELECT ") + RunStore::spanColumns() + " FROM spans WHERE run_id = ? ORDER BY start_ns");
   s.bind(1, runId_);
-  while (s.step()) f(readSpan(s));
+  while (s.step()) f(RunStore::readSpanRow(s));
 }
 
 std::vector<StoredSpan> StoredRunSpans::range(int64_t from, int64_t to, size_t limit, int node) const {
   const std::string where = node >= 0 ? " AND node = ?" : "";
-  SqliteStatement s = db_.prepare(std::string("SELECT ") + kSpanColumns +
+  SqliteStatement s = db_.prepare(std::string("SELECT ") + RunStore::spanColumns() +
                                   " FROM spans WHERE run_id = ? AND start_ns >= ? AND start_ns < ?" + where +
                                   " ORDER BY start_ns LIMIT ?");
   s.bind(1, runId_).bind(2, from).bind(3, to);
   if (node >= 0) s.bind(4, int64_t{node}).bind(5, static_cast<int64_t>(limit));
   else s.bind(4, static_cast<int64_t>(limit));
   std::vector<StoredSpan> out;
-  while (s.step()) out.push_back(readSpan(s));
+  while (s.step()) out.push_back(RunStore::readSpanRow(s));
   return out;
 }
 
 std::optional<StoredSpan> StoredRunSpans::lastBefore(int64_t ns) const {
-  SqliteStatement s = db_.prepare(std::string("SELECT ") + kSpanColumns +
+  SqliteStatement s = db_.prepare(std::string("SELECT ") + RunStore::spanColumns() +
                                   " FROM spans WHERE run_id = ? AND start_ns < ? ORDER BY start_ns DESC LIMIT 1");
   s.bind(1, runId_).bind(2, ns);
   if (!s.step()) return std::nullopt;
-  return readSpan(s);
+  return RunStore::readSpanRow(s);
 }
 
 SyntheticSpans::SyntheticSpans(int64_t count, int64_t periodNs, int nodes)
