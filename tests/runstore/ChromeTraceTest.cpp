@@ -30,8 +30,7 @@ TEST_P(ChromeTraceOfEveryExample, KeepsPerfettosRules) {
   testing::profileExample(testing::sourceDir() / "resources/examples" / GetParam(), p);
   testing::TempStore tmp("chrome");
   RunStore store(tmp.path());
-  const int64_t id = store.beginRun(p.header);
-  store.finishRun(id, p.record);
+  const int64_t id = testing::storeRun(store, p);
   std::ostringstream out;
   writeChromeTrace(store, id, out);
   std::vector<std::string> violations = testing::chromeTraceViolations(out.str());

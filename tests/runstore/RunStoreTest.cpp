@@ -65,8 +65,7 @@ TEST(RunStore, AVersionOneFileIsMigratedKeepingItsRuns) {
   int64_t id = 0;
   {
     RunStore store(tmp.path());
-    id = store.beginRun(p.header);
-    store.finishRun(id, p.record);
+    id = testing::storeRun(store, p);
     // Back to what version 1 had: no step tables.
     store.db().exec("DROP TABLE step_statements; DROP TABLE steps; PRAGMA user_version = 1;");
   }
@@ -75,8 +74,7 @@ TEST(RunStore, AVersionOneFileIsMigratedKeepingItsRuns) {
   EXPECT_EQ(store.run(id)->status, "ok");
   EXPECT_EQ(store.spans(id).size(), p.trace.spans().size());
   EXPECT_TRUE(store.steps(id).empty());  // the old run has none; new runs do
-  const int64_t next = store.beginRun(p.header);
-  store.finishRun(next, p.record);
+  const int64_t next = testing::storeRun(store, p);
   EXPECT_EQ(store.steps(next).size(), p.trace.steps().size());
 }
 
@@ -191,10 +189,8 @@ TEST(RunStore, RemovingARunRemovesEverythingRecordedWithIt) {
   testing::profileExample(example("rnn.tpo"), p);
   TempStore tmp("remove");
   RunStore store(tmp.path());
-  const int64_t keep = store.beginRun(p.header);
-  store.finishRun(keep, p.record);
-  const int64_t drop = store.beginRun(p.header);
-  store.finishRun(drop, p.record);
+  const int64_t keep = testing::storeRun(store, p);
+  const int64_t drop = testing::storeRun(store, p);
   ASSERT_GT(countRows(store, "spans", drop), 0);
   EXPECT_TRUE(store.remove(drop));
   EXPECT_FALSE(store.remove(drop));
@@ -210,8 +206,7 @@ TEST(RunStore, AReaderSeesTheCommittedRunsWhileAWriterHoldsItsTransaction) {
   testing::profileExample(example("small/counter.tpo"), p);
   TempStore tmp("concurrent");
   RunStore writer(tmp.path());
-  const int64_t first = writer.beginRun(p.header);
-  writer.finishRun(first, p.record);
+  const int64_t first = testing::storeRun(writer, p);
   RunStore reader(tmp.path());
   {
     SqliteTransaction open(writer.db());  // a run's final transaction, not yet committed

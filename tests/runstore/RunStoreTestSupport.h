@@ -52,4 +52,11 @@ inline void profileExample(const std::filesystem::path& path, ProfiledExample& o
   out.record = recordRun(out.program, out.result, out.trace, out.source, false);
 }
 
+/// Records `p` in `store` as a finished run; returns its id.
+inline int64_t storeRun(RunStore& store, const ProfiledExample& p) {
+  const int64_t id = store.beginRun(p.header);
+  store.finishRun(id, p.record);
+  return id;
+}
+
 }  // namespace tempo::testing
