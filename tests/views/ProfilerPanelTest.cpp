@@ -153,6 +153,14 @@ private Q_SLOTS:
     panel->comparison()->timelineA()->zoom(4, 100);
     QCOMPARE(panel->comparison()->timelineB()->windowStart(), panel->comparison()->timelineA()->windowStart());
     QCOMPARE(panel->comparison()->timelineB()->windowEnd(), panel->comparison()->timelineA()->windowEnd());
+    // A plain Run on the compiled engine is recorded too (and opens in the profiler).
+    QSignalSpy recorded(window.runPanel(), &RunPanel::runRecorded);
+    window.runPanel()->setEngine(Engine::Compiled);
+    window.runPanel()->run();
+    QVERIFY(recorded.wait(120000));
+    QVERIFY(!window.runPanel()->lastRunWasProfile());
+    QCOMPARE(panel->openedRun(), recorded[0][1].toLongLong());
+    QCOMPARE(store.run(panel->openedRun())->header.label, std::string("studio run"));
     if (qEnvironmentVariableIsSet("TEMPO_TEST_SHOT_DIR")) {  // for looking at it
       panel->showTab(QStringLiteral("compare"));
       window.grab().save(qEnvironmentVariable("TEMPO_TEST_SHOT_DIR") + QStringLiteral("/profiler-compare.png"));

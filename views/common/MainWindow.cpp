@@ -203,7 +203,8 @@ void MainWindow::connectViews() {
   connect(document_, &ProgramDocument::filePathChanged, this, &MainWindow::updateRunStore);
   connect(runPanel_, &RunPanel::runRecorded, this, [this](const QString&, qint64 id) {
     profilerWidget_->refresh();
-    profilerWidget_->openRun(id);
+    profilerWidget_->openRun(id);  // every recorded run opens in the profiler; Profile also shows it
+    if (!runPanel_->lastRunWasProfile()) return;
     showView(QStringLiteral("profiler"));
     if (profilerDock_->height() < height() / 2) resizeDocks({profilerDock_}, {height() * 11 / 20}, Qt::Vertical);  // room for a timeline
   });

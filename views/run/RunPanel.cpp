@@ -127,8 +127,9 @@ void RunPanel::profile() {
   start(true);
 }
 
-void RunPanel::start(bool record) {
+void RunPanel::start(bool profile) {
   if (!program_ || !program_->ok() || isRunning()) return;
+  profiling_ = profile;
   running_ = program_;
   cancel_ = false;
   progress_ = 0;
@@ -138,8 +139,9 @@ void RunPanel::start(bool record) {
   const std::map<std::string, int64_t> overrides = bounds_->overrides();
   CheckedProgram program = running_;
   Engine engine = static_cast<Engine>(engine_->currentData().toInt());
-  std::optional<RunRecording> recording;
-  if (record) recording = RunRecording{storePath_.toStdString(), programPath_.toStdString(), "studio"};
+  std::optional<RunRecording> recording;  // a compiled run is recorded whenever there is a store to record into
+  if (engine == Engine::Compiled && !storePath_.isEmpty())
+    recording = RunRecording{storePath_.toStdString(), programPath_.toStdString(), profile ? "studio profile" : "studio run"};
   watcher_.setFuture(runInBackground([program, overrides, engine, recording, this] {
     return runProgram(*program, overrides, engine, &cancel_, &progress_, recording ? &*recording : nullptr);
   }));

@@ -7,9 +7,10 @@
 // engine does not measure it), and the list of outputs. Right: the selected
 // output as a table and a plot (OutputView). A run evaluates a snapshot of
 // the last checked program on a worker thread (runProgram) with a cancel
-// flag; the UI thread only polls its progress. Profile runs the compiled
-// engine traced and records the run in the run store set by setRunStore
-// (runRecorded names it, for the profiler to open).
+// flag; the UI thread only polls its progress. A compiled run is traced and
+// recorded in the run store set by setRunStore (runRecorded names it, for the
+// profiler to open); Profile is the same on the compiled engine whatever the
+// engine box says, and asks for the profiler to be shown (lastRunWasProfile).
 #pragma once
 
 #include "document/ProgramDocument.h"
@@ -49,6 +50,8 @@ public:
   /// Where Profile records: the store file and the program's path ("" for an unsaved program).
   void setRunStore(const QString& dbPath, const QString& programPath);
   QPushButton* profileButton() const { return profileButton_; }
+  /// The last run was started by Profile (not Run).
+  bool lastRunWasProfile() const { return profiling_; }
 
 public Q_SLOTS:
   /// The program the next run uses (the last checked one).
@@ -68,7 +71,7 @@ Q_SIGNALS:
   void runRecorded(const QString& dbPath, qint64 id);
 
 private:
-  void start(bool record);
+  void start(bool profile);
   void onFinished();
   void showOutput(int row);
   void updateButtons();
@@ -82,6 +85,7 @@ private:
   QPushButton* cancelButton_ = nullptr;
   QPushButton* profileButton_ = nullptr;
   QString storePath_, programPath_;
+  bool profiling_ = false;
   QProgressBar* progressBar_ = nullptr;
   QLabel* status_ = nullptr;
   QLabel* time_ = nullptr;
