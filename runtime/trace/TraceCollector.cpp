@@ -10,6 +10,7 @@ void TraceCollector::begin() {
   steps_.clear();
   stepStatements_.clear();
   open_.clear();
+  openSlot_.clear();
   stepOpen_ = false;
   stride_ = 1;
   dropped_ = runNs_ = instances_ = 0;
@@ -36,10 +37,12 @@ void TraceCollector::closeStep(int64_t endNs) {
   StepProfile& s = steps_.back();
   s.endNs = endNs;
   const int32_t index = static_cast<int32_t>(steps_.size() - 1);
+  std::sort(open_.begin(), open_.end(), [](const StepStatement& a, const StepStatement& b) { return a.statement < b.statement; });
   for (StepStatement& st : open_) {
     st.step = index;
     s.instances += st.calls;
     stepStatements_.push_back(st);
+    openSlot_[static_cast<size_t>(st.statement)] = -1;
   }
   open_.clear();
   stepOpen_ = false;
@@ -88,10 +91,16 @@ void TraceCollector::record(int32_t statement, NodeId node, int64_t startNs, int
   s.maxNs = std::max(s.maxNs, d);
   s.generatedCalls += generated;
   s.bytes += bytes;
-  if (stepOpen_) {
-    auto it = std::find_if(open_.begin(), open_.end(), [&](const StepStatement& o) { return o.statement == statement; });
-    if (it == open_.end()) open_.push_back({-1, statement, node, 1, d});
-    else ++it->calls, it->totalNs += d;
+  if (stepOpen_) {  // the statement's entry in the open step, found by its number (O(1) per instance)
+    if (static_cast<size_t>(statement) >= openSlot_.size()) openSlot_.resize(static_cast<size_t>(statement) + 1, -1);
+    int32_t& slot = openSlot_[static_cast<size_t>(statement)];
+    if (slot < 0) {
+      slot = static_cast<int32_t>(open_.size());
+      open_.push_back({-1, statement, node, 1, d});
+    } else {
+      StepStatement& o = open_[static_cast<size_t>(slot)];
+      ++o.calls, o.totalNs += d;
+    }
   }
   if (spans_.size() >= maxSpans_) {
     ++dropped_;

@@ -106,7 +106,8 @@ private:
   size_t maxSpans_, maxSteps_;
   std::vector<StepProfile> steps_;
   std::vector<StepStatement> stepStatements_;
-  std::vector<StepStatement> open_;  ///< the open step's statements (few: one loop body)
+  std::vector<StepStatement> open_;  ///< the open step's statements (one loop body's)
+  std::vector<int32_t> openSlot_;    ///< by statement number: its index in open_, -1 when not there
   bool stepOpen_ = false;
   int64_t stride_ = 1;
   std::chrono::steady_clock::time_point origin_ = std::chrono::steady_clock::now();

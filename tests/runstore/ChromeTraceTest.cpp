@@ -1,6 +1,6 @@
-// Chrome trace export (runtime/runstore/ChromeTrace): every example's stored run exports as a trace
-// that keeps Perfetto's import rules (tests/support/ChromeTraceRules), with one X slice per stored
-// span inside the run's slice and a counter per timed memory event.
+// Chrome trace export (runtime/runstore/ChromeTrace): a stored run exports as a trace that keeps
+// Perfetto's import rules, and the rules checker itself catches what Perfetto would reject. Every
+// example is exported through the CLI in tests/cli/ProfileEveryExampleTest.cpp.
 #include "RunStoreTestSupport.h"
 
 #include "runstore/ChromeTrace.h"
@@ -14,51 +14,22 @@
 namespace tempo {
 namespace {
 
-std::vector<std::string> examplePrograms() {
-  std::vector<std::string> names;
-  const std::filesystem::path root = testing::sourceDir() / "resources/examples";
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(root))
-    if (entry.path().extension() == ".tpo") names.push_back(std::filesystem::relative(entry.path(), root).string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-class ChromeTraceOfEveryExample : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(ChromeTraceOfEveryExample, KeepsPerfettosRules) {
+TEST(ChromeTrace, AStoredRunExportsOneSlicePerSpanAndKeepsPerfettosRules) {
   testing::ProfiledExample p;
-  testing::profileExample(testing::sourceDir() / "resources/examples" / GetParam(), p);
+  testing::profileExample(testing::sourceDir() / "resources/examples/rnn.tpo", p);
   testing::TempStore tmp("chrome");
   RunStore store(tmp.path());
   const int64_t id = testing::storeRun(store, p);
   std::ostringstream out;
   writeChromeTrace(store, id, out);
-  std::vector<std::string> violations = testing::chromeTraceViolations(out.str());
-  for (size_t i = 0; i < violations.size() && i < 10; ++i) ADD_FAILURE() << violations[i];
-
+  EXPECT_TRUE(testing::chromeTraceViolations(out.str()).empty());
   nlohmann::json trace = nlohmann::json::parse(out.str());
-  size_t slices = 0, counters = 0, runSlices = 0, steps = 0;
-  for (const auto& e : trace["traceEvents"]) {
-    if (e["ph"] == "X") ++(e["cat"] == "run" ? runSlices : e["cat"] == "step" ? steps : slices);
-    if (e["ph"] == "C") ++counters;
-  }
-  EXPECT_EQ(runSlices, 1u);
+  size_t slices = 0;
+  for (const auto& e : trace["traceEvents"])
+    if (e["ph"] == "X" && (e["cat"] == "statement" || e["cat"] == "generated")) ++slices;
   EXPECT_EQ(slices, p.trace.spans().size());
-  EXPECT_EQ(steps, p.trace.steps().size());  // on their own track
-  size_t timed = 0;
-  for (const StoredMemoryEvent& e : store.memoryEvents(id))
-    if (e.timeNs >= 0) timed += e.predictedLive ? 2 : 1;
-  EXPECT_EQ(counters, timed);
-  EXPECT_EQ(trace["metadata"]["tempo-run"], id);
+  EXPECT_THROW(writeChromeTrace(store, id + 1, out), RunStoreError);
 }
-
-INSTANTIATE_TEST_SUITE_P(Examples, ChromeTraceOfEveryExample, ::testing::ValuesIn(examplePrograms()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
-                           for (char& c : name)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return name;
-                         });
 
 TEST(ChromeTraceRules, CatchOverlappingSlicesCountersWithTwoValuesAndMissingCategories) {
   const std::string bad = R"({"traceEvents":[

@@ -25,6 +25,8 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 
+#include <filesystem>
+
 using namespace tempo;
 using namespace tempo::views;
 using namespace tempo::views::testing;
@@ -164,6 +166,25 @@ private Q_SLOTS:
     if (qEnvironmentVariableIsSet("TEMPO_TEST_SHOT_DIR")) {  // for looking at it
       panel->showTab(QStringLiteral("compare"));
       window.grab().save(qEnvironmentVariable("TEMPO_TEST_SHOT_DIR") + QStringLiteral("/profiler-compare.png"));
+    }
+  }
+
+  void everyExampleProfilesFromTheStudio() {
+    QTemporaryDir dir;  // a copy of the examples (with their data), so no run store lands in the source tree
+    std::filesystem::copy(examplesDir().toStdString(), dir.path().toStdString(), std::filesystem::copy_options::recursive);
+    MainWindow window(testOptions());
+    for (const QString& original : allExamples()) {
+      const QString copy = dir.path() + original.mid(examplesDir().size());
+      CheckedProgram checked = waitForCheck(*window.document(), [&] { QVERIFY(window.openFile(copy, true)); });
+      QVERIFY2(checked && checked->ok(), qPrintable(copy));
+      const qint64 id = profileAndWait(window);
+      QVERIFY2(id > 0, qPrintable(copy));
+      ProfilerPanel* panel = window.profilerWidget();
+      QCOMPARE(panel->openedRun(), id);
+      RunStore store(panel->storePath().toStdString());
+      QCOMPARE(store.run(id)->status, std::string("ok"));
+      QCOMPARE(panel->timeline()->levels().spanCount(), store.run(id)->instances);
+      QCOMPARE(panel->statistics()->table()->rowCount(), static_cast<int>(store.nodes(id).size()));
     }
   }
 };
