@@ -84,7 +84,7 @@ int runProfile(const ProfileOptions& options, std::ostream& out, std::ostream& e
     topLevelLoopVars(compiled.loops.body, loopVars);
     out << printStepSummary(summariseSteps(trace.steps(), loopVars), trace.runNs());
     if (store) {
-      store->finishRun(runId, recordRun(compiled, result, trace, program.source, options.storeOutputs));
+      store->finishRun(runId, recordRun(compiled, *bounds, result, trace, program.source, options.storeOutputs));
       out << "\nstored as run " << runId << " in " << store->path() << "\n";
     }
   } catch (const RunStoreError& e) {

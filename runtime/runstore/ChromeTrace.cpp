@@ -107,6 +107,14 @@ void writeChromeTrace(RunStore& store, int64_t runId, std::ostream& out) {
              {"name", n ? n->label : "%" + std::to_string(s.node)}, {"pid", 1}, {"tid", 1}, {"args", args}},
             s.startNs, s.durationNs);
   }
+  // A value written by one span and read by another: a flow from the producer's slice to the consumer's.
+  int64_t flowId = 0;
+  for (const StoredFlow& f : store.flows(runId)) {
+    ++flowId;
+    w.write({{"ph", "s"}, {"cat", "flow"}, {"name", "value"}, {"id", flowId}, {"pid", 1}, {"tid", 1}}, f.producerStartNs);
+    w.write({{"ph", "f"}, {"bp", "e"}, {"cat", "flow"}, {"name", "value"}, {"id", flowId}, {"pid", 1}, {"tid", 1}},
+            f.consumerStartNs);
+  }
   for (const StoredMemoryEvent& e : store.memoryEvents(runId)) {
     if (e.timeNs < 0) continue;
     w.write({{"ph", "C"}, {"cat", "memory"}, {"name", "live bytes (measured)"}, {"pid", 1}, {"args", {{"bytes", e.live}}}},

@@ -7,7 +7,9 @@
 // slice inside it (the executor runs one statement at a time, so slices on
 // the track never overlap: strictly nested); each memory event with a time
 // is a `C` counter with a single value, measured and predicted live bytes
-// as two counters. Every event has a category. Timestamps are microseconds
+// as two counters; each flow (SpanFlows: a value one span wrote and another
+// read) is an `s`/`f` pair with a numeric id, from the producer's slice to the
+// consumer's. Every event has a category. Timestamps are microseconds
 // written with exactly three decimals, so nanosecond times survive the
 // round trip exactly and nesting is exact. Events are streamed: a run of a
 // million spans is never held as one JSON value.

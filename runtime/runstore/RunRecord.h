@@ -78,6 +78,14 @@ struct StoredStepStatement {
   int64_t calls = 0, totalNs = 0;
 };
 
+/// A value written by one span (the producer's) and read by another (see SpanFlows.h).
+struct StoredFlow {
+  int producerNode = -1;
+  int64_t producerStartNs = 0;
+  int consumerNode = -1;
+  int64_t consumerStartNs = 0;
+};
+
 struct StoredOutput {
   std::string name, dtype, shape;
   std::string checksum;  ///< FNV-1a 64 of the value's bytes, 16 hex digits
@@ -96,6 +104,8 @@ struct RunRecord {
   std::vector<StoredOutput> outputs;
   std::vector<StoredStep> steps;
   std::vector<StoredStepStatement> stepStatements;
+  std::vector<StoredFlow> flows;
+  bool flowsTruncated = false;
 };
 
 struct StoredRun {

@@ -1,6 +1,7 @@
 #include "runstore/RunRecorder.h"
 
 #include "npy/Npy.h"
+#include "runstore/SpanFlows.h"
 #include "trace/ProfileSummary.h"
 
 #include <sys/utsname.h>
@@ -106,8 +107,8 @@ RunHeader runHeader(const std::string& programPath, const std::string& source, c
   return h;
 }
 
-RunRecord recordRun(const CompiledProgram& program, const CompiledRunResult& result, const TraceCollector& trace,
-                    const std::string& source, bool keepOutputs) {
+RunRecord recordRun(const CompiledProgram& program, const SymbolEnv& bounds, const CompiledRunResult& result,
+                    const TraceCollector& trace, const std::string& source, bool keepOutputs) {
   const Graph& g = program.graph;
   RunRecord r;
   ProfileSummary summary = summariseProfile(g, trace, &program.kernels);
@@ -168,6 +169,16 @@ RunRecord recordRun(const CompiledProgram& program, const CompiledRunResult& res
   }
   for (const StepStatement& s : trace.stepStatements())
     r.stepStatements.push_back({s.step, s.statement, s.node, s.calls, s.totalNs});
+  SymbolEnv values = bounds;  // the passes may derive bounds (static tiling)
+  for (const auto& [name, value] : g.boundDefaults) values.emplace(name, value);
+  try {
+    values = g.withDerivedBounds(values);
+  } catch (const std::out_of_range&) {
+    // a derived bound without its inputs: the flows' indices that need it are skipped
+  }
+  SpanFlowList flows = spanFlows(g, values, trace.spans());
+  r.flows = std::move(flows.flows);
+  r.flowsTruncated = flows.truncated || trace.droppedSpans() > 0;
   for (const auto& [name, value] : result.outputs) {
     StoredOutput o;
     o.name = name;

@@ -8,7 +8,8 @@
 // that identifies them across edits) and lines, the trace's spans, the
 // measured memory timeline with the predicted live bytes beside each event
 // (the two line up event for event until the first run-time page event), and
-// each output's checksum and sum (its .npy bytes when `keepOutputs`). The
+// each output's checksum and sum (its .npy bytes when `keepOutputs`), the
+// steps, and the flows between spans (SpanFlows, at the run's `bounds`). The
 // CLI's `tempo profile` and the studio record runs through these two only.
 #pragma once
 
@@ -25,8 +26,8 @@ namespace tempo {
 RunHeader runHeader(const std::string& programPath, const std::string& source, const SymbolEnv& bounds,
                     const std::string& label, const nlohmann::json& options);
 
-RunRecord recordRun(const CompiledProgram& program, const CompiledRunResult& result, const TraceCollector& trace,
-                    const std::string& source, bool keepOutputs);
+RunRecord recordRun(const CompiledProgram& program, const SymbolEnv& bounds, const CompiledRunResult& result,
+                    const TraceCollector& trace, const std::string& source, bool keepOutputs);
 
 /// `host x86_64, 2 cores, <cpu model>`.
 std::string machineDescription();

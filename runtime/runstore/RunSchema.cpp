@@ -129,6 +129,19 @@ CREATE TABLE step_statements (
 );
 CREATE INDEX step_statements_by_step ON step_statements (run_id, step);
 )sql",
+      // 2 -> 3: which span's value each span read (flows), and whether a bound cut their list.
+      R"sql(
+CREATE TABLE flows (
+  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  producer_node INTEGER NOT NULL,
+  producer_start_ns INTEGER NOT NULL,
+  consumer_node INTEGER NOT NULL,
+  consumer_start_ns INTEGER NOT NULL
+);
+CREATE INDEX flows_by_producer ON flows (run_id, producer_start_ns);
+CREATE INDEX flows_by_consumer ON flows (run_id, consumer_start_ns);
+ALTER TABLE runs ADD COLUMN flows_truncated INTEGER NOT NULL DEFAULT 0;
+)sql",
   };
   return steps;
 }

@@ -12,7 +12,7 @@
 
 namespace tempo {
 
-inline constexpr int kRunStoreSchemaVersion = 2;
+inline constexpr int kRunStoreSchemaVersion = 3;
 
 /// Brings `db` to kRunStoreSchemaVersion (WAL mode, foreign keys on). Throws RunStoreError.
 void migrateRunStore(SqliteDb& db);

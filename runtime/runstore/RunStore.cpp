@@ -131,6 +131,12 @@ void RunStore::finishRun(int64_t id, const RunRecord& r) {
   for (const StoredStepStatement& s : r.stepStatements)
     stepStatement.bind(1, id).bind(2, s.step).bind(3, int64_t{s.statement}).bind(4, int64_t{s.node}).bind(5, s.calls)
         .bind(6, s.totalNs).run();
+  SqliteStatement flow = db_.prepare(
+      "INSERT INTO flows (run_id, producer_node, producer_start_ns, consumer_node, consumer_start_ns) VALUES (?, ?, ?, ?, ?)");
+  for (const StoredFlow& f : r.flows)
+    flow.bind(1, id).bind(2, int64_t{f.producerNode}).bind(3, f.producerStartNs).bind(4, int64_t{f.consumerNode})
+        .bind(5, f.consumerStartNs).run();
+  db_.prepare("UPDATE runs SET flows_truncated = ? WHERE id = ?").bind(1, int64_t{r.flowsTruncated}).bind(2, id).run();
   db_.prepare(
          "UPDATE runs SET status = 'ok', ended_at = ?, wall_ns = ?, compile_ns = ?, instances = ?, dropped_spans = ?, "
          "peak_measured = ?, peak_predicted = ?, compile_summary = ? WHERE id = ?")
@@ -318,6 +324,20 @@ std::vector<StoredStepStatement> RunStore::stepStatements(int64_t id) {
   while (s.step())
     out.push_back({s.columnInt(0), static_cast<int>(s.columnInt(1)), static_cast<int>(s.columnInt(2)), s.columnInt(3),
                    s.columnInt(4)});
+  return out;
+}
+
+std::vector<StoredFlow> RunStore::flows(int64_t id, int node, int64_t startNs) {
+  const char* const columns = "SELECT producer_node, producer_start_ns, consumer_node, consumer_start_ns FROM flows WHERE run_id = ?";
+  SqliteStatement s = db_.prepare(node < 0 ? std::string(columns) + " ORDER BY consumer_start_ns, producer_start_ns"
+                                           : std::string(columns) +
+                                                 " AND ((producer_start_ns = ?2 AND producer_node = ?3) OR"
+                                                 " (consumer_start_ns = ?2 AND consumer_node = ?3)) ORDER BY consumer_start_ns");
+  s.bind(1, id);
+  if (node >= 0) s.bind(2, startNs).bind(3, int64_t{node});
+  std::vector<StoredFlow> out;
+  while (s.step())
+    out.push_back({static_cast<int>(s.columnInt(0)), s.columnInt(1), static_cast<int>(s.columnInt(2)), s.columnInt(3)});
   return out;
 }
 

@@ -42,6 +42,8 @@ public:
   std::vector<StoredOutput> outputs(int64_t id);
   std::vector<StoredStep> steps(int64_t id);  ///< by seq
   std::vector<StoredStepStatement> stepStatements(int64_t id);  ///< by step, then statement
+  /// The flows out of and into the span of `node` starting at `startNs` (all of the run's when node < 0).
+  std::vector<StoredFlow> flows(int64_t id, int node = -1, int64_t startNs = 0);
   /// Deletes the run and everything recorded with it; false if there is no such run.
   bool remove(int64_t id);
 

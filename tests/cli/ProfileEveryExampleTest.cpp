@@ -1,7 +1,8 @@
 // Every example profiles from the CLI: `tempo profile EXAMPLE --db` records it, `tempo runs show`
 // reads it back, and `tempo runs export --format chrome` writes a trace that keeps Perfetto's
 // import rules (tests/support/ChromeTraceRules) with one X slice per recorded span inside the
-// run's slice, one per step on the steps' track, and a counter per timed memory event.
+// run's slice, one per step on the steps' track, a counter per timed memory event and an s/f
+// pair per flow.
 #include "CliTestUtil.h"
 
 #include "runstore/RunStore.h"
@@ -41,11 +42,15 @@ TEST_P(ProfileEveryExample, RecordsAndExportsATraceThatKeepsPerfettosRules) {
   for (size_t i = 0; i < violations.size() && i < 10; ++i) ADD_FAILURE() << violations[i];
   RunStore store(db);
   nlohmann::json json = nlohmann::json::parse(text);
-  size_t slices = 0, counters = 0, runSlices = 0, steps = 0;
+  size_t slices = 0, counters = 0, runSlices = 0, steps = 0, flowStarts = 0, flowEnds = 0;
   for (const auto& e : json["traceEvents"]) {
     if (e["ph"] == "X") ++(e["cat"] == "run" ? runSlices : e["cat"] == "step" ? steps : slices);
     if (e["ph"] == "C") ++counters;
+    if (e["ph"] == "s") ++flowStarts;
+    if (e["ph"] == "f") ++flowEnds;
   }
+  EXPECT_EQ(flowStarts, store.flows(1).size());  // a flow per value read from a recorded span
+  EXPECT_EQ(flowEnds, flowStarts);
   EXPECT_EQ(runSlices, 1u);
   EXPECT_EQ(slices, store.spans(1).size());
   EXPECT_EQ(static_cast<int64_t>(slices), store.run(1)->instances);  // far below the span cap: every instance

@@ -97,7 +97,7 @@ TEST(RunStoreKill, KilledProfilesNeverLeaveACorruptOrHalfVisibleRun) {
     } else {
       ++incomplete;
       EXPECT_EQ(latest.status, "incomplete") << "a killed run whose process is gone";
-      for (const char* table : {"spans", "run_nodes", "run_lines", "memory_events", "outputs", "steps", "step_statements"})
+      for (const char* table : {"spans", "run_nodes", "run_lines", "memory_events", "outputs", "steps", "step_statements", "flows"})
         EXPECT_EQ(rows(store, table, latest.id), 0) << table << ": half a run is visible after try " << i;
     }
   }

@@ -66,8 +66,9 @@ TEST(RunStore, AVersionOneFileIsMigratedKeepingItsRuns) {
   {
     RunStore store(tmp.path());
     id = testing::storeRun(store, p);
-    // Back to what version 1 had: no step tables.
-    store.db().exec("DROP TABLE step_statements; DROP TABLE steps; PRAGMA user_version = 1;");
+    // Back to what version 1 had: no steps, no flows.
+    store.db().exec("DROP TABLE flows; ALTER TABLE runs DROP COLUMN flows_truncated; DROP TABLE step_statements; "
+                    "DROP TABLE steps; PRAGMA user_version = 1;");
   }
   RunStore store(tmp.path());
   EXPECT_EQ(store.db().pragmaInt("user_version"), kRunStoreSchemaVersion);
@@ -153,7 +154,7 @@ TEST(RunStore, AProfiledRunRoundTripsThroughEveryTable) {
 TEST(RunStore, StoredOutputsKeepTheirNpyBytesWhenAsked) {
   ProfiledExample p;
   testing::profileExample(example("returns.tpo"), p);
-  RunRecord withOutputs = recordRun(p.program, p.result, p.trace, p.source, true);
+  RunRecord withOutputs = recordRun(p.program, p.bounds, p.result, p.trace, p.source, true);
   TempStore tmp("npy");
   RunStore store(tmp.path());
   const int64_t id = store.beginRun(p.header);
@@ -195,7 +196,7 @@ TEST(RunStore, RemovingARunRemovesEverythingRecordedWithIt) {
   EXPECT_TRUE(store.remove(drop));
   EXPECT_FALSE(store.remove(drop));
   EXPECT_FALSE(store.run(drop));
-  for (const char* table : {"spans", "run_nodes", "run_lines", "memory_events", "outputs", "steps", "step_statements"}) {
+  for (const char* table : {"spans", "run_nodes", "run_lines", "memory_events", "outputs", "steps", "step_statements", "flows"}) {
     EXPECT_EQ(countRows(store, table, drop), 0) << table;
     EXPECT_GT(countRows(store, table, keep), 0) << table;
   }

@@ -33,6 +33,7 @@ struct ProfiledExample {
   TraceCollector trace;
   RunRecord record;
   RunHeader header;
+  SymbolEnv bounds;
 };
 
 inline void profileExample(const std::filesystem::path& path, ProfiledExample& out,
@@ -48,8 +49,9 @@ inline void profileExample(const std::filesystem::path& path, ProfiledExample& o
   CompiledRunOptions options;
   options.trace = &out.trace;
   out.result = runCompiled(out.program, *bounds, options);
+  out.bounds = *bounds;
   out.header = runHeader(out.path, out.source, *bounds, "test", nlohmann::json{{"kernels", "generated"}});
-  out.record = recordRun(out.program, out.result, out.trace, out.source, false);
+  out.record = recordRun(out.program, out.bounds, out.result, out.trace, out.source, false);
 }
 
 /// Records `p` in `store` as a finished run; returns its id.

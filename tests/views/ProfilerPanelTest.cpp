@@ -128,6 +128,21 @@ private Q_SLOTS:
     window.editor()->setCursorPosition(20, 0);  // line 21: h[t, b] = tanh(x[t, b] @ W + h[t-1, b] @ U + bias)
     QTRY_COMPARE(timeline->selectedLine(), 21);  // QScintilla reports cursor moves on its next update
 
+    // A selected instance shows its flows: the spans that read its value and those whose values it read.
+    const std::vector<StoredFlow> allFlows = store.flows(id);
+    QVERIFY(!allFlows.empty());
+    StoredSpan reader;
+    reader.node = allFlows.back().consumerNode;
+    reader.startNs = allFlows.back().consumerStartNs;
+    timeline->selectSpan(reader);
+    QCOMPARE(timeline->flows().size(), store.flows(id, reader.node, reader.startNs).size());
+    QVERIFY(!timeline->flows().empty());
+    timeline->repaint();  // the arrows draw
+    if (qEnvironmentVariableIsSet("TEMPO_TEST_SHOT_DIR")) {  // for looking at it
+      timeline->setWindow(reader.startNs - 400'000.0, reader.startNs + 100'000.0);
+      timeline->grab().save(qEnvironmentVariable("TEMPO_TEST_SHOT_DIR") + QStringLiteral("/profiler-flows.png"));
+    }
+
     // The top-level loops' iterations are a track of their own; a click on one zooms to it.
     QCOMPARE(timeline->steps().size(), store.steps(id).size());
     QVERIFY(!timeline->steps().empty());

@@ -101,7 +101,7 @@ private Q_SLOTS:
     {
       RunStore store(db);
       id = store.beginRun(runHeader(path, program.source, program.graph.withDerivedBounds({}), "", {}));
-      store.finishRun(id, recordRun(compiled, result, trace, program.source, false));
+      store.finishRun(id, recordRun(compiled, {}, result, trace, program.source, false));
       for (const StoredNode& n : store.nodes(id))
         nodes[n.node] = {QString::fromStdString(n.label), QStringLiteral("rnn.tpo:%1").arg(n.line), QString::fromStdString(n.dims), n.line};
     }

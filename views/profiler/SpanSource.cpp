@@ -5,24 +5,24 @@
 namespace tempo::views {
 
 
-StoredRunSpans::StoredRunSpans(const std::string& dbPath, int64_t runId) : db_(dbPath, true), runId_(runId) {
-  SqliteStatement s = db_.prepare("SELECT COUNT(*), COALESCE(MAX(start_ns + duration_ns), 0) FROM spans WHERE run_id = ?");
+StoredRunSpans::StoredRunSpans(const std::string& dbPath, int64_t runId) : store_(dbPath), runId_(runId) {
+  SqliteStatement s = store_.db().prepare("SELECT COUNT(*), COALESCE(MAX(start_ns + duration_ns), 0) FROM spans WHERE run_id = ?");
   s.bind(1, runId);
   if (s.step()) count_ = s.columnInt(0), endNs_ = s.columnInt(1);
-  SqliteStatement wall = db_.prepare("SELECT COALESCE(wall_ns, 0) FROM runs WHERE id = ?");
+  SqliteStatement wall = store_.db().prepare("SELECT COALESCE(wall_ns, 0) FROM runs WHERE id = ?");
   wall.bind(1, runId);
   if (wall.step()) endNs_ = std::max(endNs_, wall.columnInt(0));
 }
 
 void StoredRunSpans::forEach(const std::function<void(const StoredSpan&)>& f) const {
-  SqliteStatement s = db_.prepare(std::string("SELECT ") + RunStore::spanColumns() + " FROM spans WHERE run_id = ? ORDER BY start_ns");
+  SqliteStatement s = store_.db().prepare(std::string("SELECT ") + RunStore::spanColumns() + " FROM spans WHERE run_id = ? ORDER BY start_ns");
   s.bind(1, runId_);
   while (s.step()) f(RunStore::readSpanRow(s));
 }
 
 std::vector<StoredSpan> StoredRunSpans::range(int64_t from, int64_t to, size_t limit, int node) const {
   const std::string where = node >= 0 ? " AND node = ?" : "";
-  SqliteStatement s = db_.prepare(std::string("SELECT ") + RunStore::spanColumns() +
+  SqliteStatement s = store_.db().prepare(std::string("SELECT ") + RunStore::spanColumns() +
                                   " FROM spans WHERE run_id = ? AND start_ns >= ? AND start_ns < ?" + where +
                                   " ORDER BY start_ns LIMIT ?");
   s.bind(1, runId_).bind(2, from).bind(3, to);
@@ -34,11 +34,15 @@ std::vector<StoredSpan> StoredRunSpans::range(int64_t from, int64_t to, size_t l
 }
 
 std::optional<StoredSpan> StoredRunSpans::lastBefore(int64_t ns) const {
-  SqliteStatement s = db_.prepare(std::string("SELECT ") + RunStore::spanColumns() +
+  SqliteStatement s = store_.db().prepare(std::string("SELECT ") + RunStore::spanColumns() +
                                   " FROM spans WHERE run_id = ? AND start_ns < ? ORDER BY start_ns DESC LIMIT 1");
   s.bind(1, runId_).bind(2, ns);
   if (!s.step()) return std::nullopt;
   return RunStore::readSpanRow(s);
+}
+
+std::vector<StoredFlow> StoredRunSpans::flowsOf(const StoredSpan& span) const {
+  return store_.flows(runId_, span.node, span.startNs);
 }
 
 SyntheticSpans::SyntheticSpans(int64_t count, int64_t periodNs, int nodes)

@@ -33,20 +33,23 @@ public:
   virtual std::vector<StoredSpan> range(int64_t from, int64_t to, size_t limit, int node = -1) const = 0;
   /// The last span starting before `ns` (it may reach past `ns`).
   virtual std::optional<StoredSpan> lastBefore(int64_t ns) const = 0;
+  /// The flows out of and into `span` (the values it wrote that others read, and those it read).
+  virtual std::vector<StoredFlow> flowsOf(const StoredSpan& span) const { return {}; }
 };
 
 class StoredRunSpans : public SpanSource {
 public:
-  /// Opens its own connection to `dbPath` (the studio reads while another process may write).
+  /// Opens its own connection to the store at `dbPath` (the studio reads while another process may write).
   StoredRunSpans(const std::string& dbPath, int64_t runId);
   int64_t endNs() const override { return endNs_; }
   int64_t spanCount() const override { return count_; }
   void forEach(const std::function<void(const StoredSpan&)>& f) const override;
   std::vector<StoredSpan> range(int64_t from, int64_t to, size_t limit, int node = -1) const override;
   std::optional<StoredSpan> lastBefore(int64_t ns) const override;
+  std::vector<StoredFlow> flowsOf(const StoredSpan& span) const override;
 
 private:
-  mutable SqliteDb db_;
+  mutable RunStore store_;
   int64_t runId_;
   int64_t endNs_ = 0, count_ = 0;
 };

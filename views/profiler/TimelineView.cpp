@@ -7,6 +7,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPainterPath>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -36,6 +37,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
 
 void TimelineView::setTrace(std::shared_ptr<const SpanSource> source, std::map<int, TimelineNode> nodes) {
   source_ = std::move(source);
+  selectedSpan_.reset();
+  flows_.clear();
   nodes_ = std::move(nodes);
   levels_ = TimelineLevels();
   if (source_) levels_.build(*source_);
@@ -104,6 +107,42 @@ void TimelineView::selectNode(int node) {
   selectedNode_ = node;
   selectedFor_ = -2;
   update();
+}
+
+void TimelineView::selectSpan(const StoredSpan& span) {
+  selectNode(span.node);
+  selectedSpan_ = span;
+  flows_ = source_ ? source_->flowsOf(span) : std::vector<StoredFlow>{};
+  update();
+}
+
+void TimelineView::paintFlows(QPainter& p, const QRectF& track) const {
+  if (!selectedSpan_ || flows_.empty()) return;
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing);
+  const QColor out = palette().color(QPalette::Highlight), in = QColor(0xd0, 0x60, 0x20);
+  for (const StoredFlow& f : flows_) {
+    const bool reads = f.consumerNode == selectedSpan_->node && f.consumerStartNs == selectedSpan_->startNs;
+    const double x0 = xOf(static_cast<double>(f.producerStartNs)) + 1, x1 = xOf(static_cast<double>(f.consumerStartNs)) + 1;
+    const double y = track.top() + track.height() * 0.6, lift = std::min(track.height() * 0.9, 12 + std::abs(x1 - x0) / 6);
+    QPainterPath path(QPointF(x0, y));
+    path.quadTo(QPointF((x0 + x1) / 2, y - lift), QPointF(x1, y));
+    p.setPen(QPen(reads ? in : out, 1.6));
+    p.drawPath(path);
+    const QPointF tip(x1, y), dir = QPointF(x1, y) - path.pointAtPercent(0.9);  // an arrowhead at the reader
+    const double len = std::max(1e-6, std::hypot(dir.x(), dir.y()));
+    const QPointF u(dir.x() / len, dir.y() / len), n(-u.y(), u.x());
+    p.setBrush(reads ? in : out);
+    p.drawPolygon(QPolygonF({tip, tip - 7 * u + 3.5 * n, tip - 7 * u - 3.5 * n}));
+  }
+  p.restore();
+}
+
+QString TimelineView::flowSummary() const {
+  int readers = 0, read = 0;
+  for (const StoredFlow& f : flows_)
+    ++(f.consumerNode == selectedSpan_->node && f.consumerStartNs == selectedSpan_->startNs ? read : readers);
+  return tr("; the clicked instance's value is read by %1 instance(s) (blue arrows), it reads %2 (orange)").arg(readers).arg(read);
 }
 
 void TimelineView::selectLine(int line) {
@@ -298,6 +337,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
   if (drewSpans_) paintSpans(p, track, spans, true);
   else paintBuckets(p, track);
   p.restore();
+  paintFlows(p, track);
   p.setPen(palette().color(QPalette::Text));
   p.drawText(QPointF(track.left() + 2, track.bottom() + 12),
              drewSpans_ ? tr("executor: %L1 statement instances shown").arg(spans.size())
@@ -317,7 +357,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
                tr("%1: %L2 instances in view%3")
                    .arg(it == nodes_.end() ? QStringLiteral("%%1").arg(selectedNode_) : it->second.label)
                    .arg(chosen.size())
-                   .arg(chosen.size() >= static_cast<size_t>(kMaxSpansDrawn) ? tr(" (the first %L1; zoom in)").arg(kMaxSpansDrawn) : QString()));
+                   .arg(chosen.size() >= static_cast<size_t>(kMaxSpansDrawn) ? tr(" (the first %L1; zoom in)").arg(kMaxSpansDrawn) : QString()) +
+               (selectedSpan_ && selectedSpan_->node == selectedNode_ ? flowSummary() : QString()));
   }
   lastFrameMs_ = clock.nsecsElapsed() / 1e6;
 }
@@ -346,7 +387,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
   dragging_ = false;
   if ((event->pos() - pressPos_).manhattanLength() > 3) return;  // a drag, not a click
   if (std::optional<StoredSpan> s = spanAt(event->pos())) {
-    selectNode(s->node);
+    selectSpan(*s);
     Q_EMIT spanClicked(*s);
   } else if (std::optional<StoredStep> step = stepAt(event->pos())) {
     const double pad = 0.02 * static_cast<double>(step->endNs - step->startNs);

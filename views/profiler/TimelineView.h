@@ -11,7 +11,8 @@
 // the cursor, a drag pans, a click on a span selects its node (spanClicked);
 // keys: W/S or +/- zoom, A/D or the arrows pan, Home shows the whole run. A
 // span's tooltip names its node, statement, source line, coordinates, start
-// and duration. `lastFrameMs` is the time the last paint took (the frame-time
+// and duration; a clicked span's flows are drawn as arrows (to the spans that
+// read its value, from the spans whose values it read). `lastFrameMs` is the time the last paint took (the frame-time
 // test and the status line read it).
 #pragma once
 
@@ -69,6 +70,10 @@ public:
 
   /// Highlights a node's instances on their own track (-1: none).
   void selectNode(int node);
+  /// Selects one span (its node too) and shows its flows: arrows to the spans that read the value it
+  /// wrote and from the spans whose values it read (what a click on a span does).
+  void selectSpan(const StoredSpan& span);
+  const std::vector<StoredFlow>& flows() const { return flows_; }
   /// Highlights the nodes of a source line (0: none).
   void selectLine(int line);
   int selectedNode() const { return selectedNode_; }
@@ -106,12 +111,16 @@ private:
   QString describe(const StoredSpan& s) const;
   void paintRuler(class QPainter& p) const;
   void paintSteps(QPainter& p) const;
+  void paintFlows(QPainter& p, const QRectF& track) const;
+  QString flowSummary() const;
   void paintBuckets(QPainter& p, const QRectF& track) const;
   void paintSpans(QPainter& p, const QRectF& track, const std::vector<StoredSpan>& spans, bool labels) const;
 
   std::shared_ptr<const SpanSource> source_;
   std::map<int, TimelineNode> nodes_;
   std::vector<StoredStep> steps_;
+  std::optional<StoredSpan> selectedSpan_;
+  std::vector<StoredFlow> flows_;
   TimelineLevels levels_;
   double from_ = 0, to_ = 1, extent_ = 1;
   int selectedNode_ = -1;

@@ -62,7 +62,7 @@ void runCompiledEngine(const FrontendResult& source, const std::atomic<bool>* ca
   }
   if (recorder) {
     try {
-      recorder->store->finishRun(recorder->id, recordRun(program, result, recorder->trace, source.source, false));
+      recorder->store->finishRun(recorder->id, recordRun(program, outcome.bounds, result, recorder->trace, source.source, false));
       outcome.storedRun = recorder->id;
     } catch (const RunStoreError& e) {
       outcome.storeError = e.what();
