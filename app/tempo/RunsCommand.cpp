@@ -54,15 +54,6 @@ std::optional<int64_t> parseDuration(const std::string& text) {
 
 std::string fileName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
-/// `T=16 B=4` from the stored JSON.
-std::string boundsText(const std::string& json) {
-  nlohmann::json j = nlohmann::json::parse(json, nullptr, false);
-  std::string s;
-  if (j.is_object())
-    for (const auto& [name, value] : j.items()) s += (s.empty() ? "" : " ") + name + "=" + value.dump();
-  return s;
-}
-
 std::string pad(const std::string& s, size_t width) { return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' '); }
 
 int listRuns(RunStore& store, const RunsOptions& o, std::ostream& out) {
@@ -82,7 +73,7 @@ int listRuns(RunStore& store, const RunsOptions& o, std::ostream& out) {
     out << pad(std::to_string(r.id), 6) << pad(r.startedAt, 22) << pad(r.status, 11)
         << pad(r.status == "ok" ? formatDuration(r.wallNs) : "-", 11)
         << pad(r.status == "ok" ? formatBytes(r.peakMeasured) : "-", 11) << pad(fileName(r.header.programPath), 24)
-        << pad(boundsText(r.header.boundsJson), 20) << r.header.label << "\n";
+        << pad(boundsSummary(r.header.boundsJson), 20) << r.header.label << "\n";
   return kExitOk;
 }
 
@@ -94,7 +85,7 @@ int showRun(RunStore& store, const RunsOptions& o, std::ostream& out, std::ostre
   }
   out << "run " << r->id << ": " << r->header.programPath << (r->header.label.empty() ? "" : "  [" + r->header.label + "]")
       << "\n  status   " << r->status << (r->error.empty() ? "" : ": " + r->error) << "\n  started  " << r->startedAt
-      << (r->endedAt.empty() ? "" : ", ended " + r->endedAt) << "\n  bounds   " << boundsText(r->header.boundsJson)
+      << (r->endedAt.empty() ? "" : ", ended " + r->endedAt) << "\n  bounds   " << boundsSummary(r->header.boundsJson)
       << "\n  engine   " << r->header.engine << " " << r->header.optionsJson << "\n  program  hash " << r->header.programHash
       << "\n  machine  " << r->header.machine << "\n  build    " << r->header.build << "\n";
   if (r->status != "ok") return kExitOk;

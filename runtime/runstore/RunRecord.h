@@ -120,6 +120,9 @@ struct StoredRun {
   std::string compileSummaryJson;
 };
 
+/// `B=4 T=16` from a header's bounds JSON ("" when it is not an object).
+std::string boundsSummary(const std::string& boundsJson);
+
 /// FNV-1a 64 of `bytes` as 16 lowercase hex digits.
 std::string fnv1aHex(const void* bytes, size_t size);
 

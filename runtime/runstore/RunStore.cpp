@@ -2,6 +2,8 @@
 
 #include "runstore/RunSchema.h"
 
+#include <nlohmann/json.hpp>
+
 #include <signal.h>
 #include <unistd.h>
 
@@ -49,6 +51,14 @@ std::string fnv1aHex(const void* bytes, size_t size) {
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
   return text;
+}
+
+std::string boundsSummary(const std::string& boundsJson) {
+  nlohmann::json j = nlohmann::json::parse(boundsJson, nullptr, false);
+  std::string s;
+  if (j.is_object())
+    for (const auto& [name, value] : j.items()) s += (s.empty() ? "" : " ") + name + "=" + value.dump();
+  return s;
 }
 
 std::string defaultRunStorePath(const std::string& programPath) {

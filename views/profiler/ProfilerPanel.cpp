@@ -17,7 +17,6 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
 
@@ -26,14 +25,6 @@ namespace tempo::views {
 namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
-
-QString boundsText(const std::string& json) {
-  nlohmann::json j = nlohmann::json::parse(json, nullptr, false);
-  QStringList parts;
-  if (j.is_object())
-    for (const auto& [name, value] : j.items()) parts << QStringLiteral("%1=%2").arg(q(name), q(value.dump()));
-  return parts.join(QLatin1Char(' '));
-}
 
 }  // namespace
 
@@ -84,13 +75,8 @@ ProfilerPanel::ProfilerPanel(QWidget* parent)
     delete_->setEnabled(n >= 1);
   });
   connect(timeline_, &TimelineView::spanClicked, this, [this](const StoredSpan& span) {
-    try {
-      RunStore store(dbPath_.toStdString());
-      for (const StoredNode& n : store.nodes(opened_))
-        if (n.node == span.node && n.line > 0) Q_EMIT sourceActivated(n.line, n.col, n.endLine, n.endCol);
-    } catch (const std::exception&) {
-      // the store went away: the click selects nothing
-    }
+    auto it = ranges_.find(span.node);
+    if (it != ranges_.end()) Q_EMIT sourceActivated(it->second.begin.line, it->second.begin.col, it->second.end.line, it->second.end.col);
   });
   connect(statistics_, &StatisticsTable::sourceActivated, this, &ProfilerPanel::sourceActivated);
   open_->setEnabled(false);
@@ -123,7 +109,7 @@ void ProfilerPanel::refresh() {
     for (int row = 0; row < static_cast<int>(runs.size()); ++row) {
       const StoredRun& r = runs[static_cast<size_t>(row)];
       const bool ok = r.status == "ok";
-      const QStringList cells = {QString::number(r.id), q(r.startedAt), q(r.status), q(r.header.label), boundsText(r.header.boundsJson),
+      const QStringList cells = {QString::number(r.id), q(r.startedAt), q(r.status), q(r.header.label), q(boundsSummary(r.header.boundsJson)),
                                  ok ? q(formatDuration(r.wallNs)) : QStringLiteral("-"), ok ? q(formatBytes(r.peakMeasured)) : QStringLiteral("-")};
       for (int c = 0; c < cells.size(); ++c) {
         auto* item = new QTableWidgetItem(cells[c]);
@@ -152,6 +138,9 @@ bool ProfilerPanel::openRun(int64_t id) {
     std::optional<StoredRun> run = store.run(id);
     if (!run) throw RunStoreError("no run " + std::to_string(id));
     std::vector<StoredNode> nodes = store.nodes(id);
+    ranges_.clear();
+    for (const StoredNode& n : nodes)
+      if (n.line > 0) ranges_[n.node] = SourceRange{{n.line, n.col}, {n.endLine, n.endCol}};
     timeline_->setTrace(std::make_shared<StoredRunSpans>(dbPath_.toStdString(), id), timelineNodes(nodes, run->header.programPath));
     timeline_->setSteps(store.steps(id));
     memory_->setEvents(store.memoryEvents(id), nodes);

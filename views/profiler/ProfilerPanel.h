@@ -11,6 +11,8 @@
 // highlightLine marks the spans of a source line's nodes.
 #pragma once
 
+#include "diag/Diagnostics.h"
+
 #include <QString>
 #include <QWidget>
 
@@ -75,6 +77,7 @@ private:
   QString dbPath_, programPath_;
   int64_t opened_ = 0, openedWall_ = 0;
   std::map<int, int64_t> lineTimes_;
+  std::map<int, SourceRange> ranges_;  ///< the opened run's nodes' source ranges (a span click selects one)
   QLabel* status_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QTableWidget* runs_ = nullptr;
