@@ -17,7 +17,6 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-
 #include <filesystem>
 
 namespace tempo::views {
