@@ -26,6 +26,7 @@ void addBenchOptions(CLI::App& app, BenchOptions& o) {
       ->check(CLI::IsMember({"generated", "library"}))
       ->capture_default_str();
   app.add_flag("--trace", o.trace, "Compiled engine: collect the run's trace (runtime/trace), to measure its overhead");
+  app.add_option("--disable", o.disabledPasses, "Compiled engine: leave this pass out of the pipeline (repeatable)");
   app.add_option("--label", o.label, "Free text copied into the JSON record");
 }
 

@@ -3,7 +3,8 @@
 //   tempo_bench PROGRAM [--set NAME=INT]... [--engine compiled|reference]
 //               [--warmup N] [--reps N] [--unit BOUND] [--synthetic]
 //               [--expect OUTPUT.FIELD=VALUE]... [--rtol X] [--matmul f64|f32]
-//               [--kernels generated|library] [--trace] [--label TEXT]
+//               [--kernels generated|library] [--trace] [--disable PASS]...
+//               [--label TEXT]
 //
 // One engine per process, so the process's peak RSS belongs to that engine
 // (the PyTorch peers also run one configuration per process). --unit names
@@ -14,7 +15,8 @@
 // when one does not hold). --matmul f64 switches the compiled engine's f32
 // matmuls from the default f32 accumulation (sgemm, as PyTorch computes them)
 // to f64 (widened operands and dgemm, the reference's numerics). --kernels
-// library runs the library kernels where generated ones exist (codegen's A/B).
+// library runs the library kernels where generated ones exist (codegen's A/B);
+// --disable PASS leaves a pass out of the pipeline (a pass's A/B).
 #pragma once
 
 #include "driver/OutputChecksum.h"
@@ -49,6 +51,7 @@ struct BenchOptions {
   std::string kernels = "generated";      ///< generated (LLVM) kernels where formed, or library ones only
   bool trace = false;                     ///< run the compiled engine with a TraceCollector (its overhead;
                                           ///< TEMPO_TRACE_SPANS=N caps the spans kept, 0: aggregates only)
+  std::vector<std::string> disabledPasses;  ///< passes left out of the pipeline (a pass's A/B)
   std::string label;
 };
 

@@ -49,11 +49,14 @@ Summary summarise(std::vector<double> values) {
 }
 
 EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan,
-                           cpu::MatmulAccumulation matmul, bool generatedKernels, bool trace) {
+                           cpu::MatmulAccumulation matmul, bool generatedKernels, bool trace,
+                           const std::vector<std::string>& disabledPasses) {
   EngineTimings t;
   t.engine = "compiled";
   Clock::time_point start = Clock::now();
-  CompiledProgram program = compileProgram(g, defaultPipeline());
+  Pipeline pipeline = defaultPipeline();
+  for (const std::string& pass : disabledPasses) pipeline.disable(pass);
+  CompiledProgram program = compileProgram(g, std::move(pipeline));
   t.compileSeconds = secondsSince(start);
   t.compilePhases = program.compilePhases;
   const bool reset = resetPeakRss();

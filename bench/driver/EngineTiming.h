@@ -55,10 +55,11 @@ struct EngineTimings {
   std::vector<std::pair<std::string, Tensor>> outputs;  ///< of the last repetition
 };
 
-/// Compiles `g` with the default pipeline, then times runCompiled at `bounds`
+/// Compiles `g` with the default pipeline (less `disabledPasses`), then times runCompiled at `bounds`
 /// with f32 matmuls accumulated as `matmul` says. Throws PassError, ExecError or std::runtime_error.
 EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan,
-                           cpu::MatmulAccumulation matmul, bool generatedKernels = true, bool trace = false);
+                           cpu::MatmulAccumulation matmul, bool generatedKernels = true, bool trace = false,
+                           const std::vector<std::string>& disabledPasses = {});
 
 /// Times a fresh ReferenceInterpreter evaluating every output. Throws EvalError.
 EngineTimings timeReference(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan);

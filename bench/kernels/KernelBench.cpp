@@ -2,7 +2,8 @@
 // shapes of a small transformer step: 32x256 @ 256x256 matmul (reported in
 // GFLOP/s), tanh and add of 32x256, a softmax over the last axis of 32x256
 // (reduce_max, sub, exp, reduce_sum, div), and an add sweep over sizes that
-// locates the parallel threshold (compare with OMP_NUM_THREADS=1).
+// locates the parallel threshold (compare with OMP_NUM_THREADS=1), and the
+// fast matmul over the project's shapes (MatmulShape).
 // Run: build/bench/kernel_bench [--benchmark_filter=Matmul]
 #include "kernels/ReferenceKernels.h"
 #include "kernels/cpu/CpuKernels.h"
@@ -34,6 +35,16 @@ void Matmul(benchmark::State& state) {
   Tensor a = randomF32({32, 256}, 1), b = randomF32({256, 256}, 2);
   for (auto _ : state) benchmark::DoNotOptimize(Eval(OpKind::MatMul, none(), {a, b}, DType::F32, {32, 256}));
   state.counters["FLOP/s"] = benchmark::Counter(2.0 * 32 * 256 * 256, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+/// The fast matmul at {m, n, k} = the benchmark's three arguments: the project's shapes, small
+/// (a step's h @ U, a decoder's projections) to large (a hoisted x @ W over every step).
+/// TEMPO_GEMM=openblas runs the same shapes through OpenBLAS alone (the A/B of Matmul.cpp).
+void MatmulShape(benchmark::State& state) {
+  int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  Tensor a = randomF32({m, k}, 1), b = randomF32({k, n}, 2);
+  for (auto _ : state) benchmark::DoNotOptimize(cpu::evalOp(OpKind::MatMul, none(), {a, b}, DType::F32, {m, n}));
+  state.counters["FLOP/s"] = benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 template <EvalFn Eval>
@@ -88,6 +99,15 @@ void TanhSweep(benchmark::State& state) {
 
 BENCHMARK(Matmul<ref::evalOp>)->Name("Matmul_32x256x256/ref");
 BENCHMARK(Matmul<cpu::evalOp>)->Name("Matmul_32x256x256/cpu");
+BENCHMARK(MatmulShape)
+    ->ArgNames({"m", "n", "k"})
+    ->Args({32, 256, 256})
+    ->Args({8, 2048, 512})
+    ->Args({8, 512, 2048})
+    ->Args({256, 512, 512})
+    ->Args({1024, 1024, 1024})
+    ->Args({16384, 256, 256})
+    ->Args({4096, 512, 2048});
 BENCHMARK(Tanh<ref::evalOp>)->Name("Tanh_32x256/ref");
 BENCHMARK(Tanh<cpu::evalOp>)->Name("Tanh_32x256/cpu");
 BENCHMARK(Add<ref::evalOp>)->Name("Add_32x256/ref");

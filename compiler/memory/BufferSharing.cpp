@@ -50,6 +50,32 @@ std::optional<std::pair<double, double>> countReads(const Graph& g, const Node& 
                         static_cast<double>(live) / static_cast<double>(read.size()));
 }
 
+/// A window of a whole-array source whose points lie one after the other in the source's
+/// array (points, then one slice, then whole extents): the values of those points are
+/// consecutive windows of the array, so their stack is a window of it (Tensor::stack), not
+/// a fresh buffer.
+bool contiguousSourceWindow(const Graph& g, const Edge& e, const SymbolEnv& bounds) {
+  const Node& p = g.node(e.producer);
+  if (!isWholeArraySource(p.op) || e.index.size() != p.domain.size()) return false;
+  bool sliced = false;
+  for (size_t i = 0; i < e.index.size(); ++i) {
+    const IndexAtom& a = e.index[i];
+    if (a.isBlock()) return false;
+    if (!sliced) {
+      sliced = a.isSlice();
+      continue;
+    }
+    auto bound = bounds.find(g.boundOf(p.domain[i]));
+    if (!a.isSlice() || bound == bounds.end()) return false;
+    try {
+      if (a.start.evaluate(bounds) != 0 || a.stop->evaluate(bounds) != bound->second) return false;
+    } catch (const std::exception&) {
+      return false;  // it moves with a dimension of the reader: not the whole extent
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool sharesInputBuffer(OpKind op) {
@@ -62,7 +88,7 @@ std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds)
     if (!sharesInputBuffer(n.op)) continue;
     for (const Edge* e : g.inputs(id)) {
       bool pointRead = std::none_of(e->index.begin(), e->index.end(), [](const IndexAtom& a) { return a.isSlice(); });
-      if (!pointRead) continue;
+      if (!pointRead && !contiguousSourceWindow(g, *e, bounds)) continue;
       auto counted = countReads(g, n, *e, bounds);
       auto [share, repeats] = counted.value_or(std::make_pair(1.0, 1.0));
       if (share > 0) out.push_back({id, e->producer, share, repeats});

@@ -8,7 +8,9 @@
 // subtracts the bytes two such stores hold in common from their sum. Every
 // other node owns its value: the executor copies a result that would share a
 // buffer with an input (a slice returned as a window), so a store never keeps
-// a larger buffer alive than its own values. Sources keep their array: the
+// a larger buffer alive than its own values. A window read of a source whose
+// points are consecutive in its array is itself a window of the array (the
+// stack of consecutive windows is not copied), so a reshape of it shares too. Sources keep their array: the
 // values in their store are windows of it (see SourceArrays).
 #pragma once
 
@@ -36,8 +38,9 @@ struct SharedBuffer {
 };
 
 /// Every read through which a node holds its producer's buffer: a node that
-/// shares its input's buffer reading that input at a point (a slice read
-/// stacks a fresh buffer), at `bounds`.
+/// shares its input's buffer reading that input at a point, or reading a
+/// window of a source whose points lie one after the other in the source's
+/// array (any other slice read stacks a fresh buffer), at `bounds`.
 std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds);
 
 }  // namespace tempo

@@ -26,7 +26,7 @@ bool nativeCallFits(const NativeKernel& kernel, const std::vector<Tensor>& args,
 std::optional<Tensor> callNative(const NativeKernel& kernel, const std::vector<Tensor>& args,
                                  const std::vector<int64_t>& shape) {
   if (!nativeCallFits(kernel, args, shape)) return std::nullopt;
-  Tensor out(kernel.dtype, shape);
+  Tensor out = Tensor::uninitialized(kernel.dtype, shape);
   if (out.numel() == 0) return out;
   std::vector<const void*> inputs;
   inputs.reserve(args.size());

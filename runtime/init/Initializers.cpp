@@ -1,5 +1,7 @@
 #include "init/Initializers.h"
 
+#include "kernels/cpu/Parallel.h"
+
 #include <cmath>
 #include <numbers>
 
@@ -26,13 +28,16 @@ double uniform01(uint64_t bits) { return double(bits >> 11) * 0x1.0p-53; }
 
 namespace {
 
-/// A tensor of `dtype`/`shape` whose element n is value(n) (a double), converted once.
+/// A tensor of `dtype`/`shape` whose element n is value(n) (a double), converted once;
+/// elements are independent, so large arrays fill on every core.
 template <class ValueOf>
 Tensor fill(DType dtype, std::vector<int64_t> shape, ValueOf value) {
-  Tensor t(dtype, std::move(shape));
+  Tensor t = Tensor::uninitialized(dtype, std::move(shape));
   visitDType(dtype, [&]<class T>() {
     T* p = t.data<T>();
-    for (int64_t n = 0; n < t.numel(); ++n) p[n] = fromDouble<T>(value(uint64_t(n)));
+    cpu::parallelFor(t.numel(), 16, [&](int64_t begin, int64_t end) {
+      for (int64_t n = begin; n < end; ++n) p[n] = fromDouble<T>(value(uint64_t(n)));
+    });
   });
   return t;
 }

@@ -27,11 +27,19 @@ std::string shapeString(const std::vector<int64_t>& shape) {
 
 Tensor::Tensor() : Tensor(DType::F32, {}) {}
 
-Tensor::Tensor(DType dtype, std::vector<int64_t> shape)
+Tensor::Tensor(DType dtype, std::vector<int64_t> shape) : Tensor(dtype, std::move(shape), Uninitialized{}) {
+  std::fill(buffer_->begin(), buffer_->end(), std::byte{0});
+}
+
+Tensor::Tensor(DType dtype, std::vector<int64_t> shape, Uninitialized)
     : dtype_(dtype), shape_(std::move(shape)), numel_(shapeNumel(shape_)) {
   if (static_cast<uint64_t>(numel_) > std::numeric_limits<size_t>::max() / 8)
     throw std::invalid_argument("tensor too large: " + shapeString(shape_));
-  buffer_ = std::make_shared<std::vector<std::byte>>(nbytes());
+  buffer_ = std::make_shared<Buffer>(nbytes());
+}
+
+Tensor Tensor::uninitialized(DType dtype, std::vector<int64_t> shape) {
+  return Tensor(dtype, std::move(shape), Uninitialized{});
 }
 
 Tensor Tensor::scalar(DType dtype, double value) { return full(dtype, {}, value); }
@@ -71,7 +79,7 @@ void Tensor::set(int64_t flat, double value) {
 Tensor Tensor::clone() const {
   Tensor t = *this;
   const std::byte* begin = static_cast<const std::byte*>(raw());
-  t.buffer_ = std::make_shared<std::vector<std::byte>>(begin, begin + nbytes());
+  t.buffer_ = std::make_shared<Buffer>(begin, begin + nbytes());
   t.offset_ = 0;
   return t;
 }
@@ -123,16 +131,25 @@ Tensor Tensor::viewAt(const std::vector<int64_t>& leading) const {
 Tensor Tensor::stack(const std::vector<Tensor>& parts, DType dtype, const std::vector<int64_t>& partShape) {
   std::vector<int64_t> shape{static_cast<int64_t>(parts.size())};
   shape.insert(shape.end(), partShape.begin(), partShape.end());
-  Tensor t(dtype, shape);
   size_t partBytes = static_cast<size_t>(shapeNumel(partShape)) * dtypeSize(dtype);
+  bool adjacent = !parts.empty() && partBytes > 0;  // every part the next window of one buffer
   for (size_t i = 0; i < parts.size(); ++i) {
     const Tensor& p = parts[i];
     if (p.dtype() != dtype || p.shape() != partShape)
       throw std::invalid_argument("stack: part " + std::to_string(i) + " is " +
                                   std::string(dtypeName(p.dtype())) + shapeString(p.shape()) + ", expected " +
                                   std::string(dtypeName(dtype)) + shapeString(partShape));
-    if (partBytes > 0) std::memcpy(static_cast<std::byte*>(t.raw()) + i * partBytes, p.raw(), partBytes);
+    adjacent = adjacent && p.buffer_ == parts[0].buffer_ && p.offset_ == parts[0].offset_ + i * partBytes;
   }
+  if (adjacent) {  // the parts already lie in order in one buffer: the stack is a window of it
+    Tensor t = parts[0];
+    t.shape_ = std::move(shape);
+    t.numel_ = shapeNumel(t.shape_);
+    return t;
+  }
+  Tensor t = uninitialized(dtype, shape);
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (partBytes > 0) std::memcpy(static_cast<std::byte*>(t.raw()) + i * partBytes, parts[i].raw(), partBytes);
   return t;
 }
 

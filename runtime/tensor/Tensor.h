@@ -29,6 +29,9 @@ class Tensor {
 public:
   Tensor();                                         ///< f32 scalar 0
   Tensor(DType dtype, std::vector<int64_t> shape);  ///< zero-filled; throws std::invalid_argument on a negative dim
+  /// A tensor whose elements are not initialised: for a kernel that writes every element
+  /// before anything reads one (the zero-fill would be a second pass over the output).
+  static Tensor uninitialized(DType dtype, std::vector<int64_t> shape);
   static Tensor scalar(DType dtype, double value);
   static Tensor full(DType dtype, std::vector<int64_t> shape, double value);
 
@@ -75,6 +78,8 @@ public:
   bool sharesBufferWith(const Tensor& other) const { return buffer_ == other.buffer_; }
   /// Stacks `parts` along a new leading axis: shape {parts.size(), partShape...}.
   /// Every part must have `dtype` and `partShape` (std::invalid_argument otherwise).
+  /// Parts that already lie one after the other in one buffer (consecutive windows,
+  /// as a source's points are) give a window of that buffer, not a copy.
   static Tensor stack(const std::vector<Tensor>& parts, DType dtype, const std::vector<int64_t>& partShape);
   /// Element-wise cast (same conversion rules as `set`; bool -> 0/1).
   Tensor converted(DType to) const;
@@ -92,7 +97,16 @@ private:
   DType dtype_ = DType::F32;
   std::vector<int64_t> shape_;
   int64_t numel_ = 1;
-  std::shared_ptr<std::vector<std::byte>> buffer_;
+  /// Bytes whose vector does not zero what it allocates (uninitialized); the constructor zeroes.
+  struct ByteAllocator : std::allocator<std::byte> {
+    template <class U> struct rebind { using other = ByteAllocator; };
+    template <class U> void construct(U* p) { ::new (static_cast<void*>(p)) U; }
+    template <class U, class... A> void construct(U* p, A&&... a) { ::new (static_cast<void*>(p)) U(std::forward<A>(a)...); }
+  };
+  using Buffer = std::vector<std::byte, ByteAllocator>;
+  struct Uninitialized {};
+  Tensor(DType dtype, std::vector<int64_t> shape, Uninitialized);
+  std::shared_ptr<Buffer> buffer_;
   size_t offset_ = 0;  ///< bytes from the buffer's start to element 0 (non-zero for a window)
 };
 

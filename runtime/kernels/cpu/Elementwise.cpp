@@ -34,7 +34,7 @@ std::optional<std::vector<int64_t>> broadcastOrNull(const std::vector<std::vecto
 
 template <class T, class F>
 Tensor mapUnary(const Tensor& x, int64_t cost, F f) {
-  Tensor out(x.dtype(), x.shape());
+  Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
   const T* in = x.data<T>();
   T* o = out.data<T>();
   parallelFor(x.numel(), cost, [&](int64_t begin, int64_t end) {
@@ -45,7 +45,7 @@ Tensor mapUnary(const Tensor& x, int64_t cost, F f) {
 }
 
 Tensor mapArrayF32(const Tensor& x, void (*f)(const float*, float*, int64_t)) {
-  Tensor out(x.dtype(), x.shape());
+  Tensor out = Tensor::uninitialized(x.dtype(), x.shape());
   const float* in = x.data<float>();
   float* o = out.data<float>();
   parallelFor(x.numel(), kPoly, [&](int64_t begin, int64_t end) { f(in + begin, o + begin, end - begin); });
@@ -94,7 +94,7 @@ void whereLoop(T* o, const bool* c, const T* x, const T* y, int64_t n, int64_t s
 
 template <class T, class R, class F>
 Tensor mapBinary(const Tensor& a, const Tensor& b, const std::vector<int64_t>& shape, int64_t cost, F f) {
-  Tensor out(dtypeOf<R>(), shape);
+  Tensor out = Tensor::uninitialized(dtypeOf<R>(), shape);
   StridedLoop<3> loop(shape, {ref::contiguousStrides(shape), ref::broadcastStrides(a.shape(), shape),
                               ref::broadcastStrides(b.shape(), shape)});
   const T* pa = a.data<T>();
@@ -222,7 +222,7 @@ std::optional<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b
   if (cond.dtype() != DType::Bool || a.dtype() != b.dtype()) return std::nullopt;
   auto shape = broadcastOrNull({cond.shape(), a.shape(), b.shape()});
   if (!shape) return std::nullopt;
-  Tensor out(a.dtype(), *shape);
+  Tensor out = Tensor::uninitialized(a.dtype(), *shape);
   StridedLoop<4> loop(*shape, {ref::contiguousStrides(*shape), ref::broadcastStrides(cond.shape(), *shape),
                                ref::broadcastStrides(a.shape(), *shape), ref::broadcastStrides(b.shape(), *shape)});
   [[maybe_unused]] auto [so, sc, sa, sb] = loop.innerStrides();

@@ -215,7 +215,7 @@ std::optional<Tensor> fused(const std::vector<FusedStep>& program, const std::ve
                             DType outDType, const std::vector<int64_t>& outShape) {
   FusedKernel kernel(program, inputs, outShape);
   if (!kernel.plan(outDType)) return std::nullopt;
-  Tensor out(outDType, outShape);
+  Tensor out = Tensor::uninitialized(outDType, outShape);
   kernel.run(out);
   return out;
 }

@@ -1,10 +1,15 @@
-// Matmul through cblas; see Matmul.h.
+// Matmul through libxsmm, oneDNN and OpenBLAS; see Matmul.h.
 #include "kernels/cpu/Matmul.h"
 
 #include "kernels/Broadcast.h"
 
 #include <cblas.h>
 #include <libxsmm.h>
+#include <oneapi/dnnl/dnnl.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include <cstdlib>
 #include <memory>
@@ -14,44 +19,90 @@
 namespace tempo::cpu {
 namespace {
 
-/// OpenBLAS threads for an m x n x k product: one below 2^24 multiply-adds
-/// (its own threshold starts threads at 2^18, which on a busy 2-core machine
-/// more than doubled the wall time of 32x256x256), all cores above.
-void chooseThreads(int64_t m, int64_t n, int64_t k) {
+/// Threads for an m x n x k product: one below 2^24 multiply-adds, all cores above.
+/// Below it a fork/join costs more than it saves on a busy 2-core machine (threads there
+/// more than doubled the wall time of 32x256x256); the count is fixed per shape, never
+/// adjusted to the load, so a product's rounding does not change from run to run (a GEMM
+/// library may split the k sum between threads).
+int gemmThreads(int64_t m, int64_t n, int64_t k) {
   static const int all = openblas_get_num_procs();
+  return double(m) * double(n) * double(k) < double(1 << 24) ? 1 : all;
+}
+
+void chooseOpenblasThreads(int64_t m, int64_t n, int64_t k) {
   static int current = -1;
-  int want = double(m) * double(n) * double(k) < double(1 << 24) ? 1 : all;
+  int want = gemmThreads(m, n, k);
   if (want != current) openblas_set_num_threads(current = want);
 }
 
-/// Products up to this many multiply-adds go to libxsmm (one thread, as OpenBLAS would
-/// use below it): at this project's shapes its JIT'd kernels run 2-2.6x faster than
-/// OpenBLAS's sgemm (docs/performance.md, "Small GEMMs").
-constexpr double kSmallGemm = double(1 << 24);
+/// Which library takes an f32 product, by measurement at this project's shapes
+/// (docs/performance.md, "f32 GEMMs through oneDNN"): libxsmm's JIT'd kernels up to
+/// kTinyGemm multiply-adds, oneDNN's sgemm above (2-6x OpenBLAS here: Debian's OpenBLAS picks
+/// its kernels by CPU model and falls back to SSE3 on a model it does not know, oneDNN by
+/// the ISA the CPU reports). TEMPO_GEMM=openblas or =dnnl sends every product to that one
+/// library, =libxsmm keeps the earlier choice (libxsmm up to 2^24 multiply-adds, OpenBLAS
+/// above): the benchmarks' A/B.
+enum class SgemmLibrary { Auto, Openblas, Dnnl, Libxsmm };
+
+SgemmLibrary sgemmChoice() {
+  static const SgemmLibrary choice = [] {
+    const char* env = std::getenv("TEMPO_GEMM");
+    std::string_view name = env ? env : "";
+    if (name == "openblas") return SgemmLibrary::Openblas;
+    if (name == "dnnl") return SgemmLibrary::Dnnl;
+    return name == "libxsmm" ? SgemmLibrary::Libxsmm : SgemmLibrary::Auto;
+  }();
+  return choice;
+}
+
+constexpr double kTinyGemm = double(1 << 20);
 
 /// C[m, n] = A[m, k] @ B[k, n] row-major through a libxsmm kernel; false when it has none.
 /// libxsmm is column-major: the same memory is C^T[n, m] = B^T[n, k] A^T[k, m].
-/// TEMPO_GEMM=openblas sends every product to OpenBLAS (the benchmarks' A/B of the two).
-bool smallSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
-  static const bool openblasOnly = [] {
-    const char* choice = std::getenv("TEMPO_GEMM");
-    return choice && std::string_view(choice) == "openblas";
-  }();
-  if (openblasOnly || double(m) * double(n) * double(k) > kSmallGemm) return false;
-  const libxsmm_blasint M = m, N = n, K = k;
+bool xsmmSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
+  const libxsmm_blasint M = n, N = m, K = k;
   const float alpha = 1.0f, beta = 0.0f;
-  libxsmm_smmfunction kernel = libxsmm_smmdispatch(N, M, K, &N, &K, &N, &alpha, &beta, nullptr, nullptr);
+  libxsmm_smmfunction kernel = libxsmm_smmdispatch(M, N, K, &M, &K, &M, &alpha, &beta, nullptr, nullptr);
   if (!kernel) return false;
   kernel(b, a, c);
   return true;
+}
+
+/// oneDNN's sgemm on gemmThreads() OpenMP threads, the count fixed for the call.
+bool dnnlSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
+  const int threads = gemmThreads(m, n, k);
+#ifdef _OPENMP
+  const int savedThreads = omp_get_max_threads(), savedDynamic = omp_get_dynamic();
+  omp_set_dynamic(0);
+  omp_set_num_threads(threads);
+#endif
+  dnnl_status_t status = dnnl_sgemm('N', 'N', m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+#ifdef _OPENMP
+  omp_set_num_threads(savedThreads);
+  omp_set_dynamic(savedDynamic);
+#endif
+  return status == dnnl_success;
+}
+
+bool fastSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
+  switch (sgemmChoice()) {
+    case SgemmLibrary::Openblas: return false;
+    case SgemmLibrary::Dnnl: return dnnlSgemm(a, b, c, m, n, k);
+    case SgemmLibrary::Libxsmm:
+      return m > 1 && n > 1 && double(m) * double(n) * double(k) <= double(1 << 24) && xsmmSgemm(a, b, c, m, n, k);
+    case SgemmLibrary::Auto:
+      if (m > 1 && n > 1 && double(m) * double(n) * double(k) <= kTinyGemm && xsmmSgemm(a, b, c, m, n, k)) return true;
+      return dnnlSgemm(a, b, c, m, n, k);
+  }
+  return false;
 }
 
 /// C[m, n] = A[m, k] @ B[k, n], all row-major and contiguous, m, n, k >= 1.
 template <class T>
 void gemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k) {
   if constexpr (std::is_same_v<T, float>)
-    if (m > 1 && n > 1 && smallSgemm(a, b, c, m, n, k)) return;
-  chooseThreads(m, n, k);
+    if (fastSgemm(a, b, c, m, n, k)) return;
+  chooseOpenblasThreads(m, n, k);
   int M = int(m), N = int(n), K = int(k);
   if constexpr (std::is_same_v<T, float>) {
     if (m == 1) cblas_sgemv(CblasRowMajor, CblasTrans, K, N, 1.0f, b, N, a, 1, 0.0f, c, 1);
@@ -93,6 +144,10 @@ bool allZero(const std::vector<int64_t>& v) {
 void prepareGemm() {
   static const bool ready = [] {
     libxsmm_init();
+    // oneDNN detects the ISA and generates its sgemm kernels at its first call (~30 ms
+    // here): one small product now puts that in the compile, not in a run's first GEMM.
+    float a[64] = {}, b[64] = {}, c[64];
+    dnnlSgemm(a, b, c, 8, 8, 8);
     return true;
   }();
   (void)ready;
@@ -119,9 +174,9 @@ std::optional<Tensor> matmul(const Tensor& a, const Tensor& b, MatmulAccumulatio
   std::vector<int64_t> outShape = batch;
   if (a.rank() > 1) outShape.push_back(m);
   if (b.rank() > 1) outShape.push_back(n);
-  Tensor out(a.dtype(), outShape);
+  if (shapeNumel(outShape) == 0 || k == 0) return Tensor(a.dtype(), outShape);  // zero-filled
+  Tensor out = Tensor::uninitialized(a.dtype(), outShape);  // every element written (beta = 0)
   int64_t batches = shapeNumel(batch);
-  if (out.numel() == 0 || k == 0) return out;  // zero-filled
   bool fold = allZero(sb) && va.batch == batch;  // b shared by every batch: fold the batch into M
   auto run = [&]<class T>(const T* pa, const T* pb, T* po) {
     if (fold) return gemm(pa, pb, po, batches * m, n, k);

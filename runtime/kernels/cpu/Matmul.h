@@ -1,4 +1,5 @@
-// Matmul: numpy.matmul on f32/f64 through libxsmm (small f32 products) and OpenBLAS.
+// Matmul: numpy.matmul on f32/f64 through libxsmm (tiny f32 products), oneDNN (the
+// other f32 products) and OpenBLAS (f64).
 //
 // Rank rules as in the reference: a 1-D left operand is a row [1, K], a 1-D
 // right operand a column [K, 1], the promoted axis is dropped from the
@@ -8,9 +9,10 @@
 // gemm on pointers into the operands (no per-batch copy; OpenBLAS 0.3.21 has
 // no cblas_?gemm_batch). M = 1 or N = 1 become gemv, K = 0 gives zeros.
 // Numerics: by default (MatmulAccumulation::F32) f32 operands go to
-// float GEMMs of up to 2^24 multiply-adds with M, N > 1 go to libxsmm's JIT'd
-// kernels (2-2.6x OpenBLAS's speed at M = 8-64 rows), the rest to
-// sgemm/sgemv; both accumulate in float, as PyTorch does: for a K-long dot
+// float GEMMs of up to 2^20 multiply-adds with M, N > 1 go to libxsmm's JIT'd
+// kernels, the rest to oneDNN's sgemm (on one thread below 2^24 multiply-adds,
+// every core above, fixed per shape so results do not vary run to run); all
+// accumulate in float, as PyTorch does: for a K-long dot
 // product the error is at most ~K 2^-24 sum_k |a_ik b_kj| (typically
 // sqrt(K) times that unit), against the reference interpreter, which sums in
 // double and rounds once; docs/compiler.md ("Numerics of the compiled
@@ -37,8 +39,9 @@ std::optional<MatmulAccumulation> parseMatmulAccumulation(std::string_view name)
 
 std::optional<Tensor> matmul(const Tensor& a, const Tensor& b, MatmulAccumulation acc = MatmulAccumulation::F32);
 
-/// Sets up the small-GEMM library once per process (libxsmm's initialisation, ~8 ms here), so that
-/// the first product of a run does not pay for it; later calls return at once.
+/// Sets up the GEMM libraries once per process (libxsmm's initialisation, ~8 ms here; oneDNN's
+/// kernel generation, ~30 ms), so that the first product of a run does not pay for them; later
+/// calls return at once.
 void prepareGemm();
 
 }  // namespace tempo::cpu

@@ -32,7 +32,7 @@ void gatherWords(const W* in, W* out, const StridedLoop<2>& loop) {
 
 /// out[i] = x[offset(i)] where `strides` maps out's C-order positions into x.
 Tensor gather(const Tensor& x, const std::vector<int64_t>& outShape, const std::vector<int64_t>& strides) {
-  Tensor out(x.dtype(), outShape);
+  Tensor out = Tensor::uninitialized(x.dtype(), outShape);
   StridedLoop<2> loop(outShape, {ref::contiguousStrides(outShape), strides});
   switch (dtypeSize(x.dtype())) {
     case 1: gatherWords(static_cast<const uint8_t*>(x.raw()), static_cast<uint8_t*>(out.raw()), loop); break;
