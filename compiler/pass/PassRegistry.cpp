@@ -7,6 +7,7 @@
 #include "passes/DeadCodeElimination.h"
 #include "passes/DomainReduction.h"
 #include "passes/Fusion.h"
+#include "passes/PermuteSinking.h"
 #include "passes/StaticTiling.h"
 #include "passes/SliceSinking.h"
 #include "passes/Vectorisation.h"
@@ -30,6 +31,7 @@ const std::vector<PassFactory>& defaultFactories() {
       create<DeadCodeElimination>,
       create<SliceSinking>,
       create<Vectorisation>,
+      create<PermuteSinking>,
       create<StaticTiling>,
       create<Fusion>,  // last: it hides the elementwise ops the other passes look at
   };

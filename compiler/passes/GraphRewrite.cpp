@@ -173,6 +173,11 @@ std::optional<std::vector<IndexAtom>> composeReads(const std::vector<std::string
   return out;
 }
 
+const Edge* soleUnconditionalInput(const Graph& g, const Node& n) {
+  auto ins = g.inputs(n.id);
+  return ins.size() == 1 && ins[0]->condition.isAlways() ? ins[0] : nullptr;
+}
+
 bool forwardReaders(Graph& g, NodeId n, const Edge& forwarded, GraphChange& change) {
   const std::vector<std::string> domain = g.node(n).domain;
   bool moved = false;

@@ -43,6 +43,9 @@ bool atomUses(const IndexAtom& a, const std::string& dim);
 /// never there, so it leaves `added` instead of joining `removed`.
 void recordRemoval(GraphChange& change, NodeId n);
 
+/// The only input of `n` when there is one and it is unconditional, else nullptr.
+const Edge* soleUnconditionalInput(const Graph& g, const Node& n);
+
 /// Every edge reading `from` and every output naming it now refer to `to`.
 void redirectUsers(Graph& g, NodeId from, NodeId to);
 /// Renumbers the input slots of `consumer` to 0..k-1, keeping their order.

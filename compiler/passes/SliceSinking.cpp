@@ -25,19 +25,13 @@ bool movesWithDim(const IndexExpr& e) { return e.dependsOnKind(SymbolKind::Dim);
 
 bool isMovingSlice(const Node& n) { return n.op == OpKind::Slice && movesWithDim(n.attrs.start); }
 
-/// The only input of `n` when it is unconditional, else nullptr.
-const Edge* soleInput(const Graph& g, const Node& n) {
-  auto ins = g.inputs(n.id);
-  return ins.size() == 1 && ins[0]->condition.isAlways() ? ins[0] : nullptr;
-}
-
 std::string nodeLabel(const Node& n) { return "%" + std::to_string(n.id) + (n.name.empty() ? "" : " " + n.name); }
 
 /// A slice of an axis that a slice atom of its read stacks: the read narrows
 /// to the selected positions (`x[i, 0:T]` sliced at t:t+1 is `x[i, t:t+1]`).
 bool narrowWindowRead(Graph& g, NodeId s, GraphChange& change) {
   const Node n = g.node(s);
-  const Edge* in = soleInput(g, n);
+  const Edge* in = soleUnconditionalInput(g, n);
   if (!in || g.node(in->producer).id == s) return false;
   int64_t stacked = 0;
   for (size_t j = 0; j < in->index.size(); ++j) {
@@ -84,7 +78,7 @@ bool sinkable(OpKind op) {
 /// elements of its operands (each operand sliced along the axes it does not
 /// broadcast).
 bool sinkThroughOp(Graph& g, NodeId first, GraphChange& change) {
-  const Edge* in = soleInput(g, g.node(first));
+  const Edge* in = soleUnconditionalInput(g, g.node(first));
   if (!in) return false;
   const Node e = g.node(in->producer);
   if (!sinkable(e.op) || e.id == first || g.users(e.id).size() != 1 || isOutput(g, e.id)) return false;
