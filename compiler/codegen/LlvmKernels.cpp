@@ -223,20 +223,41 @@ private:
     return b_.CreateFMul(p, b_.CreateBitCast(scaleBits, b_.getDoubleTy()));
   }
 
-  /// FastMath.cpp's tanhCore.
-  llvm::Value* tanhCore(llvm::Value* x) {
-    llvm::Value* d = clamp(x, -20.0, 20.0);
-    llvm::Value* negative = b_.CreateFCmpOLT(d, dbl(0));
-    llvm::Value* a = b_.CreateSelect(negative, b_.CreateFNeg(d), d);
+  llvm::Value* flt(float v) { return llvm::ConstantFP::get(b_.getFloatTy(), double(v)); }
+  llvm::Value* fma(llvm::Value* x, llvm::Value* y, llvm::Value* z) {
+    return b_.CreateIntrinsic(llvm::Intrinsic::fma, {x->getType()}, {x, y, z});
+  }
+
+  /// FastMath.cpp's tanhCoreF32, operation for operation (the same float constants, the
+  /// same explicit fmas), so a generated tanh gives the library kernel's bits.
+  llvm::Value* tanhCoreF32(llvm::Value* x) {
+    llvm::Value* upper = b_.CreateSelect(b_.CreateFCmpOGT(x, flt(10.0f)), flt(10.0f), x);
+    llvm::Value* d = b_.CreateSelect(b_.CreateFCmpOLT(x, flt(-10.0f)), flt(-10.0f), upper);
+    llvm::Value* a = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, d);
     llvm::Value* a2 = b_.CreateFMul(a, a);
-    const double series[] = {-1382.0 / 155925, 62.0 / 2835, -17.0 / 315, 2.0 / 15, -1.0 / 3, 1.0};
-    llvm::Value* s = dbl(21844.0 / 6081075);
-    for (double c : series) s = b_.CreateFAdd(dbl(c), b_.CreateFMul(a2, s));
-    s = b_.CreateFMul(a, s);
-    llvm::Value* e = expCore(b_.CreateFMul(dbl(2), a));
-    llvm::Value* big = b_.CreateFSub(dbl(1.0), b_.CreateFDiv(dbl(2.0), b_.CreateFAdd(e, dbl(1.0))));
-    llvm::Value* t = b_.CreateSelect(b_.CreateFCmpOLT(a, dbl(0.0625)), s, big);
-    return b_.CreateSelect(negative, b_.CreateFNeg(t), t);
+    const float series[] = {-443861162.0f / 1856156927625.0f, 6404582.0f / 10854718875.0f,
+                            -929569.0f / 638512875.0f,        21844.0f / 6081075.0f,
+                            -1382.0f / 155925.0f,             62.0f / 2835.0f,
+                            -17.0f / 315.0f,                  2.0f / 15.0f,
+                            -1.0f / 3.0f};
+    llvm::Value* s = flt(18888466084.0f / 194896477400625.0f);
+    for (float c : series) s = fma(a2, s, flt(c));
+    llvm::Value* sum = fma(a, b_.CreateFMul(a2, s), a);
+    llvm::Value* y = b_.CreateFAdd(a, a);
+    const float shifter = 0x1.8p23f;
+    llvm::Value* kd = fma(y, flt(1.44269504f), flt(shifter));
+    llvm::Value* kbits = b_.CreateBitCast(kd, b_.getInt32Ty());
+    kd = b_.CreateFSub(kd, flt(shifter));
+    llvm::Value* r = fma(b_.CreateFNeg(kd), flt(0x1.62e43p-1f), y);
+    r = fma(b_.CreateFNeg(kd), flt(-0x1.05c610p-29f), r);
+    const float coeffs[] = {1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f};
+    llvm::Value* p = flt(1.0f / 5040);
+    for (float c : coeffs) p = fma(p, r, flt(c));
+    llvm::Value* scaleBits = b_.CreateAdd(b_.CreateShl(kbits, 23), b_.getInt32(uint32_t(127) << 23));
+    llvm::Value* e = b_.CreateFMul(p, b_.CreateBitCast(scaleBits, b_.getFloatTy()));
+    llvm::Value* big = b_.CreateFSub(flt(1.0f), b_.CreateFDiv(flt(2.0f), b_.CreateFAdd(e, flt(1.0f))));
+    llvm::Value* t = b_.CreateSelect(b_.CreateFCmpOLT(a, flt(0.625f)), sum, big);
+    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, t, d);
   }
 
   llvm::Value* step(OpKind op, DType operand, DType result, const std::vector<llvm::Value*>& a) {
@@ -259,7 +280,7 @@ private:
         return b_.CreateSelect(b_.CreateFCmpOLT(a[0], llvm::ConstantFP::get(t, 0.0)), llvm::ConstantFP::get(t, 0.0), a[0]);
       case OpKind::Exp:
         return f32 ? fromDoubleTo(t, expCore(clamp(toDouble(a[0]), -110.0, 100.0))) : libm("exp", {a[0]});
-      case OpKind::Tanh: return f32 ? fromDoubleTo(t, tanhCore(toDouble(a[0]))) : libm("tanh", {a[0]});
+      case OpKind::Tanh: return f32 ? tanhCoreF32(a[0]) : libm("tanh", {a[0]});
       case OpKind::Sigmoid: {
         llvm::Value* e = f32 ? expCore(clamp(b_.CreateFNeg(toDouble(a[0])), -110.0, 110.0)) : libm("exp", {b_.CreateFNeg(a[0])});
         return fromDoubleTo(t, b_.CreateFDiv(dbl(1.0), b_.CreateFAdd(dbl(1.0), e)));

@@ -82,8 +82,10 @@ TEST_P(ExamplesDifferential, CompiledMatchesReference) {
     for (const Executor* ex : {&whole, &planned}) {
       auto actual = ex->outputs();
       ASSERT_EQ(actual.size(), expected.size());
+      // The f64 path has the reference's matmul numerics; f32 tanh is within 1 ulp of it
+      // (FastMath.h), which a recurrence carries into values near zero: 1e-7 absolute.
       for (size_t i = 0; i < expected.size(); ++i)
-        EXPECT_TRUE(closeTensors(expected[i].second, actual[i].second, 1e-6)) << expected[i].first;
+        EXPECT_TRUE(closeTensors(expected[i].second, actual[i].second, 1e-6, 1e-7)) << expected[i].first;
     }
     int64_t wholePeak = whole.stats().peakBytes, plannedPeak = planned.stats().peakBytes;
     EXPECT_LE(plannedPeak, wholePeak);

@@ -30,14 +30,15 @@ inline LoopStmt when(Condition c, LoopBody thenBody, LoopBody elseBody = {}) {
 inline LoopStmt alloc(NodeId node, IndexExpr bytes = 0) { return LoopStmt{AllocStmt{node, std::move(bytes)}}; }
 inline LoopStmt release(NodeId node, IndexExpr bytes = 0) { return LoopStmt{FreeStmt{node, std::move(bytes)}}; }
 
-/// Same dtype and shape, and every element within `rel` relative (or 1e-30 absolute) of `expected`.
-inline ::testing::AssertionResult closeTensors(const Tensor& expected, const Tensor& actual, double rel = 1e-6) {
+/// Same dtype and shape, and every element within `rel` relative plus `abs` absolute of `expected`.
+inline ::testing::AssertionResult closeTensors(const Tensor& expected, const Tensor& actual, double rel = 1e-6,
+                                               double abs = 1e-30) {
   if (expected.dtype() != actual.dtype() || expected.shape() != actual.shape())
     return ::testing::AssertionFailure() << "expected " << expected.summary() << ", got " << actual.summary();
   for (int64_t i = 0; i < expected.numel(); ++i) {
     double e = expected.at(i), a = actual.at(i);
     if (std::isnan(e) && std::isnan(a)) continue;
-    if (!(std::abs(e - a) <= rel * std::abs(e) + 1e-30))
+    if (!(std::abs(e - a) <= rel * std::abs(e) + abs))
       return ::testing::AssertionFailure() << "element " << i << ": expected " << e << ", got " << a;
   }
   return ::testing::AssertionSuccess();

@@ -114,7 +114,9 @@ TEST(CpuKernels, FastMathIsWithinOneUlpOnAWideRange) {
       EXPECT_LE(d, 1) << opName(op) << "(" << x.at(i) << ")";
       off += d != 0;
     }
-    EXPECT_LE(off, x.numel() / 1000) << opName(op) << ": too many 1-ulp differences";
+    // exp and sigmoid evaluate in double (off by 1 ulp at rare near-ties); tanh in float
+    // (over every positive float 0.13% are 1 ulp off, none more: docs/compiler.md).
+    EXPECT_LE(off, x.numel() / (op == OpKind::Tanh ? 200 : 1000)) << opName(op) << ": too many 1-ulp differences";
   }
 }
 
