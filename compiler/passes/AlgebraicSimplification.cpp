@@ -128,36 +128,29 @@ const std::vector<RewriteRule>& algebraicRules() {
 }
 
 void AlgebraicSimplification::run(Graph& graph, PassContext& context) {
-  for (bool progress = true; progress;) {
-    progress = false;
-    std::vector<NodeId> ids;
-    for (const auto& [id, n] : graph.nodes()) ids.push_back(id);
-    for (NodeId id : ids) {
-      if (!graph.hasNode(id)) continue;
-      for (const RewriteRule& rule : algebraicRules()) {
-        if (rule.rewrite) {
-          Node n = graph.node(id);
-          if (!rule.rewrite(graph, id, context.change)) continue;
-          context.change.notes.push_back(nodeLabel(n) + ": " + rule.name);
-          progress = true;
-          break;
-        }
-        std::optional<Edge> value = rule.match(graph, graph.node(id));
-        if (!value) continue;
+  rewriteToFixpoint(graph, [&](NodeId id) {
+    for (const RewriteRule& rule : algebraicRules()) {
+      if (rule.rewrite) {
         Node n = graph.node(id);
-        bool moved = forwardReaders(graph, id, *value, context.change);
-        if (graph.hasNode(id)) moved |= redirectOutput(graph, n, *value, context.change);
-        if (moved && graph.hasNode(id) && graph.users(id).empty() && !isOutput(graph, id)) {
-          graph.removeNode(id);
-          recordRemoval(context.change, id);
-        }
-        if (!moved) continue;
+        if (!rule.rewrite(graph, id, context.change)) continue;
         context.change.notes.push_back(nodeLabel(n) + ": " + rule.name);
-        progress = true;
-        break;
+        return true;
       }
+      std::optional<Edge> value = rule.match(graph, graph.node(id));
+      if (!value) continue;
+      Node n = graph.node(id);
+      bool moved = forwardReaders(graph, id, *value, context.change);
+      if (graph.hasNode(id)) moved |= redirectOutput(graph, n, *value, context.change);
+      if (moved && graph.hasNode(id) && graph.users(id).empty() && !isOutput(graph, id)) {
+        graph.removeNode(id);
+        recordRemoval(context.change, id);
+      }
+      if (!moved) continue;
+      context.change.notes.push_back(nodeLabel(n) + ": " + rule.name);
+      return true;
     }
-  }
+    return false;
+  });
 }
 
 }  // namespace tempo

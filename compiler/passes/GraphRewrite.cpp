@@ -173,6 +173,16 @@ std::optional<std::vector<IndexAtom>> composeReads(const std::vector<std::string
   return out;
 }
 
+void rewriteToFixpoint(Graph& g, const std::function<bool(NodeId)>& rewrite) {
+  for (bool progress = true; progress;) {
+    progress = false;
+    std::vector<NodeId> ids;
+    for (const auto& [id, n] : g.nodes()) ids.push_back(id);
+    for (NodeId id : ids)
+      if (g.hasNode(id)) progress = rewrite(id) || progress;
+  }
+}
+
 const Edge* soleUnconditionalInput(const Graph& g, const Node& n) {
   auto ins = g.inputs(n.id);
   return ins.size() == 1 && ins[0]->condition.isAlways() ? ins[0] : nullptr;

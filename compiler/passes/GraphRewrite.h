@@ -32,6 +32,10 @@ std::set<NodeId> nodesInCycles(const Graph& g);
 /// every value of a step into one cycle over the iterations.
 bool sequentialAlong(const Graph& g, NodeId x, const std::string& dim);
 
+/// Calls `rewrite` on every node, again and again until no call returns true (a node a
+/// call removed is skipped).
+void rewriteToFixpoint(Graph& g, const std::function<bool(NodeId)>& rewrite);
+
 /// Nodes the outputs depend on (following edges towards producers).
 std::set<NodeId> reachableFromOutputs(const Graph& g);
 bool isOutput(const Graph& g, NodeId id);

@@ -47,6 +47,17 @@ void replaceNode(Graph& g, NodeId from, NodeId to, GraphChange& change) {
   recordRemoval(change, from);
 }
 
+/// The end of a sinking rule: `old` (a matmul or slice that read the permute `permute`)
+/// becomes `permuted`, a permute of `moved` (the op now applied before the permute).
+bool finishSink(Graph& g, NodeId old, NodeId moved, NodeId permuted, NodeId permute, const std::string& what,
+                GraphChange& change) {
+  change.notes.push_back(label(g.node(old)) + ": the permute " + label(g.node(permute)) + " " + what + " -> " +
+                         label(g.node(moved)) + ", then " + label(g.node(permuted)));
+  replaceNode(g, old, permuted, change);
+  removeIfUnread(g, permute, change);
+  return true;
+}
+
 Edge readOf(NodeId producer, const std::vector<std::string>& domain, SourceRange loc) {
   Edge e;
   e.producer = producer;
@@ -88,11 +99,7 @@ bool sinkBelowMatmul(Graph& g, NodeId id, GraphChange& change) {
     g.addEdge(read);
   }
   NodeId permuted = addReader(g, OpKind::Permute, p.attrs, m.domain, readOf(unpermuted, m.domain, left.loc), change);
-  change.notes.push_back(label(m) + ": the permute " + label(p) + " sunk below the matmul -> " +
-                         label(g.node(unpermuted)) + ", then " + label(g.node(permuted)));
-  replaceNode(g, id, permuted, change);
-  removeIfUnread(g, p.id, change);
-  return true;
+  return finishSink(g, id, unpermuted, permuted, p.id, "sunk below the matmul", change);
 }
 
 /// slice(permute(y), axis d) -> permute(slice(y, axis perm[d])).
@@ -111,11 +118,7 @@ bool sinkBelowSlice(Graph& g, NodeId id, GraphChange& change) {
   int64_t axis = q.attrs.perm.at(static_cast<size_t>(s.attrs.axis));
   NodeId sliced = addReader(g, OpKind::Slice, sliceAttrs(axis, s.attrs.start, s.attrs.stop), s.domain, read, change);
   NodeId permuted = addReader(g, OpKind::Permute, q.attrs, s.domain, readOf(sliced, s.domain, in->loc), change);
-  change.notes.push_back(label(s) + ": the slice moved above the permute " + label(q) + " -> " +
-                         label(g.node(sliced)) + ", then " + label(g.node(permuted)));
-  replaceNode(g, id, permuted, change);
-  removeIfUnread(g, q.id, change);
-  return true;
+  return finishSink(g, id, sliced, permuted, q.id, "sunk below the slice", change);
 }
 
 /// A permute that keeps the axes of size other than 1 in their order is a reshape.
@@ -161,16 +164,10 @@ bool foldReshapes(Graph& g, NodeId id, GraphChange& change) {
 
 void PermuteSinking::run(Graph& graph, PassContext& context) {
   GraphChange& change = context.change;
-  for (bool progress = true; progress;) {
-    progress = false;
-    std::vector<NodeId> ids;
-    for (const auto& [id, n] : graph.nodes()) ids.push_back(id);
-    for (NodeId id : ids) {
-      if (!graph.hasNode(id)) continue;
-      progress = sinkBelowMatmul(graph, id, change) || sinkBelowSlice(graph, id, change) ||
-                 permuteAsReshape(graph, id, change) || foldReshapes(graph, id, change) || progress;
-    }
-  }
+  rewriteToFixpoint(graph, [&](NodeId id) {
+    return sinkBelowMatmul(graph, id, change) || sinkBelowSlice(graph, id, change) ||
+           permuteAsReshape(graph, id, change) || foldReshapes(graph, id, change);
+  });
   for (auto it = change.rewritten.begin(); it != change.rewritten.end();)
     it = graph.hasNode(*it) && !change.added.count(*it) ? std::next(it) : change.rewritten.erase(it);
 }
