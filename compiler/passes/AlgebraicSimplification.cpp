@@ -4,7 +4,6 @@
 #include "passes/RecurrenceLift.h"
 #include "passes/WindowSums.h"
 
-
 namespace tempo {
 
 std::string AlgebraicSimplification::description() const {
@@ -88,8 +87,6 @@ bool isIdentityPerm(const std::vector<int64_t>& perm) {
   return true;
 }
 
-std::string nodeLabel(const Node& n) { return "%" + std::to_string(n.id) + (n.name.empty() ? "" : " " + n.name); }
-
 /// An output node equal to an identity read of a node over the same domain can be replaced by it.
 bool redirectOutput(Graph& g, const Node& n, const Edge& value, GraphChange& change) {
   const Node& p = g.node(value.producer);
@@ -133,7 +130,7 @@ void AlgebraicSimplification::run(Graph& graph, PassContext& context) {
       if (rule.rewrite) {
         Node n = graph.node(id);
         if (!rule.rewrite(graph, id, context.change)) continue;
-        context.change.notes.push_back(nodeLabel(n) + ": " + rule.name);
+        context.change.notes.push_back(shortLabel(n) + ": " + rule.name);
         return true;
       }
       std::optional<Edge> value = rule.match(graph, graph.node(id));
@@ -146,7 +143,7 @@ void AlgebraicSimplification::run(Graph& graph, PassContext& context) {
         recordRemoval(context.change, id);
       }
       if (!moved) continue;
-      context.change.notes.push_back(nodeLabel(n) + ": " + rule.name);
+      context.change.notes.push_back(shortLabel(n) + ": " + rule.name);
       return true;
     }
     return false;

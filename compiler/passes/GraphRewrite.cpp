@@ -173,6 +173,8 @@ std::optional<std::vector<IndexAtom>> composeReads(const std::vector<std::string
   return out;
 }
 
+std::string shortLabel(const Node& n) { return "%" + std::to_string(n.id) + (n.name.empty() ? "" : " " + n.name); }
+
 void rewriteToFixpoint(Graph& g, const std::function<bool(NodeId)>& rewrite) {
   for (bool progress = true; progress;) {
     progress = false;

@@ -36,6 +36,9 @@ bool sequentialAlong(const Graph& g, NodeId x, const std::string& dim);
 /// call removed is skipped).
 void rewriteToFixpoint(Graph& g, const std::function<bool(NodeId)>& rewrite);
 
+/// `%4 h`: how the passes' notes name a node.
+std::string shortLabel(const Node& n);
+
 /// Nodes the outputs depend on (following edges towards producers).
 std::set<NodeId> reachableFromOutputs(const Graph& g);
 bool isOutput(const Graph& g, NodeId id);

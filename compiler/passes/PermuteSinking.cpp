@@ -21,8 +21,6 @@ std::string PermuteSinking::description() const {
 
 namespace {
 
-std::string label(const Node& n) { return "%" + std::to_string(n.id) + (n.name.empty() ? "" : " " + n.name); }
-
 /// `n` as an unconditional permute or reshape with one unconditional input, else nullptr for the input.
 const Edge* movementInput(const Graph& g, const Node& n, OpKind op) {
   return n.op == op ? soleUnconditionalInput(g, n) : nullptr;
@@ -51,8 +49,8 @@ void replaceNode(Graph& g, NodeId from, NodeId to, GraphChange& change) {
 /// becomes `permuted`, a permute of `moved` (the op now applied before the permute).
 bool finishSink(Graph& g, NodeId old, NodeId moved, NodeId permuted, NodeId permute, const std::string& what,
                 GraphChange& change) {
-  change.notes.push_back(label(g.node(old)) + ": the permute " + label(g.node(permute)) + " " + what + " -> " +
-                         label(g.node(moved)) + ", then " + label(g.node(permuted)));
+  change.notes.push_back(shortLabel(g.node(old)) + ": the permute " + shortLabel(g.node(permute)) + " " + what + " -> " +
+                         shortLabel(g.node(moved)) + ", then " + shortLabel(g.node(permuted)));
   replaceNode(g, old, permuted, change);
   removeIfUnread(g, permute, change);
   return true;
@@ -137,7 +135,7 @@ bool permuteAsReshape(Graph& g, NodeId id, GraphChange& change) {
   r.op = OpKind::Reshape;
   r.attrs = targetShape(r.type.shape);
   change.rewritten.insert(id);
-  change.notes.push_back(label(r) + ": a permute of axes of size 1 -> a reshape");
+  change.notes.push_back(shortLabel(r) + ": a permute of axes of size 1 -> a reshape");
   return true;
 }
 
@@ -155,7 +153,7 @@ bool foldReshapes(Graph& g, NodeId id, GraphChange& change) {
   e.producer = innerIn->producer;
   e.index = *atoms;
   change.rewritten.insert(id);
-  change.notes.push_back(label(n) + ": reads " + e.str() + " directly (a reshape of the reshape " + label(inner) + ")");
+  change.notes.push_back(shortLabel(n) + ": reads " + e.str() + " directly (a reshape of the reshape " + shortLabel(inner) + ")");
   removeIfUnread(g, inner.id, change);
   return true;
 }

@@ -25,8 +25,6 @@ bool movesWithDim(const IndexExpr& e) { return e.dependsOnKind(SymbolKind::Dim);
 
 bool isMovingSlice(const Node& n) { return n.op == OpKind::Slice && movesWithDim(n.attrs.start); }
 
-std::string nodeLabel(const Node& n) { return "%" + std::to_string(n.id) + (n.name.empty() ? "" : " " + n.name); }
-
 /// A slice of an axis that a slice atom of its read stacks: the read narrows
 /// to the selected positions (`x[i, 0:T]` sliced at t:t+1 is `x[i, t:t+1]`).
 bool narrowWindowRead(Graph& g, NodeId s, GraphChange& change) {
@@ -46,7 +44,7 @@ bool narrowWindowRead(Graph& g, NodeId s, GraphChange& change) {
     m.op = OpKind::Identity;
     m.attrs = OpAttrs{};
     change.rewritten.insert(s);
-    change.notes.push_back(nodeLabel(n) + ": slice of the window " + before + " -> " + e.str());
+    change.notes.push_back(shortLabel(n) + ": slice of the window " + before + " -> " + e.str());
     forwardReaders(g, s, g.edge(in->id), change);
     return true;
   }
@@ -160,8 +158,8 @@ bool sinkThroughOp(Graph& g, NodeId first, GraphChange& change) {
     change.rewritten.insert(r.consumer);
   }
   if (isOutput(g, last.id)) redirectUsers(g, last.id, id);
-  change.notes.push_back(nodeLabel(g.node(first)) + ": slices sunk through " + nodeLabel(e) + " (" +
-                         std::string(opName(e.op)) + ") -> " + nodeLabel(g.node(id)));
+  change.notes.push_back(shortLabel(g.node(first)) + ": slices sunk through " + shortLabel(e) + " (" +
+                         std::string(opName(e.op)) + ") -> " + shortLabel(g.node(id)));
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     g.removeNode(*it);
     change.removed.insert(*it);

@@ -99,23 +99,25 @@ TEMPO_CLONES void expF32(const float* __restrict in, float* __restrict out, int6
   for (int64_t i = 0; i < n; ++i) out[i] = float(expCore(clamp(double(in[i]), -110.0, 100.0)));
 }
 
-// The float kernels' explicit fmas are instructions only where the ISA has them, so they
-// are compiled per ISA with FMA and picked by what the CPU reports (target_clones cannot
-// ask for two features in one clone; "arch=" clones are chosen by CPU model, which a VM may hide).
-#define TEMPO_FLOAT_KERNEL(name, core)                                                                    \
-  TEMPO_TARGET("avx512f,avx512dq,fma") void name##Avx512(const float* __restrict in, float* __restrict out, \
-                                                        int64_t n) {                                      \
-    _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) out[i] = core(in[i]);                              \
-  }                                                                                                       \
-  TEMPO_TARGET("avx2,fma") void name##Avx2(const float* __restrict in, float* __restrict out, int64_t n) { \
-    _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) out[i] = core(in[i]);                              \
-  }                                                                                                       \
-  void name##Baseline(const float* __restrict in, float* __restrict out, int64_t n) {                     \
-    for (int64_t i = 0; i < n; ++i) out[i] = core(in[i]);                                                 \
-  }
-
+// tanh's explicit fmas are instructions only where the ISA has them, so its loop is
+// compiled per ISA with FMA and picked by what the CPU reports (target_clones cannot ask
+// for two features in one clone; "arch=" clones are chosen by CPU model, which a VM may hide).
 namespace {
-TEMPO_FLOAT_KERNEL(tanhKernel, tanhCoreF32)
+
+TEMPO_TARGET("avx512f,avx512dq,fma") void tanhAvx512(const float* __restrict in, float* __restrict out, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) out[i] = tanhCoreF32(in[i]);
+}
+
+TEMPO_TARGET("avx2,fma") void tanhAvx2(const float* __restrict in, float* __restrict out, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) out[i] = tanhCoreF32(in[i]);
+}
+
+void tanhBaseline(const float* __restrict in, float* __restrict out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = tanhCoreF32(in[i]);
+}
+
 }  // namespace
 
 void tanhF32(const float* in, float* out, int64_t n) {
@@ -123,10 +125,10 @@ void tanhF32(const float* in, float* out, int64_t n) {
   static const Kernel kernel = [] {
 #if defined(__x86_64__) && defined(__GNUC__)
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma"))
-      return Kernel(tanhKernelAvx512);
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Kernel(tanhKernelAvx2);
+      return Kernel(tanhAvx512);
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Kernel(tanhAvx2);
 #endif
-    return Kernel(tanhKernelBaseline);
+    return Kernel(tanhBaseline);
   }();
   kernel(in, out, n);
 }
