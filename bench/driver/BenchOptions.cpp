@@ -25,6 +25,9 @@ void addBenchOptions(CLI::App& app, BenchOptions& o) {
   app.add_option("--kernels", o.kernels, "Compiled engine: generated (LLVM) kernels where formed, or the library kernels only")
       ->check(CLI::IsMember({"generated", "library"}))
       ->capture_default_str();
+  app.add_flag("--inputs-ready", o.inputsReady,
+               "Compiled engine: build the whole-array sources (load, hash, random) before timing and hand them "
+               "to every run, as the peers make their inputs before timing");
   app.add_flag("--trace", o.trace, "Compiled engine: collect the run's trace (runtime/trace), to measure its overhead");
   app.add_option("--disable", o.disabledPasses, "Compiled engine: leave this pass out of the pipeline (repeatable)");
   app.add_option("--label", o.label, "Free text copied into the JSON record");

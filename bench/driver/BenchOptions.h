@@ -4,7 +4,7 @@
 //               [--warmup N] [--reps N] [--unit BOUND] [--synthetic]
 //               [--expect OUTPUT.FIELD=VALUE]... [--rtol X] [--matmul f64|f32]
 //               [--kernels generated|library] [--trace] [--disable PASS]...
-//               [--label TEXT]
+//               [--inputs-ready] [--label TEXT]
 //
 // One engine per process, so the process's peak RSS belongs to that engine
 // (the PyTorch peers also run one configuration per process). --unit names
@@ -17,6 +17,9 @@
 // to f64 (widened operands and dgemm, the reference's numerics). --kernels
 // library runs the library kernels where generated ones exist (codegen's A/B);
 // --disable PASS leaves a pass out of the pipeline (a pass's A/B).
+// --inputs-ready builds the whole-array sources (load, hash, random) once
+// before the timed runs and hands them to each run, as the peers create their
+// inputs before timing; without it a run's time includes building them.
 #pragma once
 
 #include "driver/OutputChecksum.h"
@@ -52,6 +55,7 @@ struct BenchOptions {
   bool trace = false;                     ///< run the compiled engine with a TraceCollector (its overhead;
                                           ///< TEMPO_TRACE_SPANS=N caps the spans kept, 0: aggregates only)
   std::vector<std::string> disabledPasses;  ///< passes left out of the pipeline (a pass's A/B)
+  bool inputsReady = false;               ///< compiled: sources built before timing and handed to every run
   std::string label;
 };
 

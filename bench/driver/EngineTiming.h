@@ -56,10 +56,12 @@ struct EngineTimings {
 };
 
 /// Compiles `g` with the default pipeline (less `disabledPasses`), then times runCompiled at `bounds`
-/// with f32 matmuls accumulated as `matmul` says. Throws PassError, ExecError or std::runtime_error.
+/// with f32 matmuls accumulated as `matmul` says. `inputsReady`: the whole-array sources are built
+/// once before the timed runs and handed to each (the peers make their inputs before timing).
+/// Throws PassError, ExecError or std::runtime_error.
 EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan,
                            cpu::MatmulAccumulation matmul, bool generatedKernels = true, bool trace = false,
-                           const std::vector<std::string>& disabledPasses = {});
+                           const std::vector<std::string>& disabledPasses = {}, bool inputsReady = false);
 
 /// Times a fresh ReferenceInterpreter evaluating every output. Throws EvalError.
 EngineTimings timeReference(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan);

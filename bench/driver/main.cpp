@@ -71,7 +71,7 @@ std::optional<Inputs> prepare(const BenchOptions& o, const FrontendResult& progr
 nlohmann::json record(const BenchOptions& o, const Inputs& in, const EngineTimings& t, double baseRss) {
   nlohmann::json j = {{"program", o.program}, {"label", o.label}, {"engine", t.engine},
                       {"bounds", in.bounds}, {"synthetic", o.synthetic}, {"warmup", o.warmup},
-                      {"reps", o.reps}, {"threads", omp_get_max_threads()}, {"matmul", o.matmul}, {"kernels", o.kernels}, {"trace", o.trace}, {"disabled_passes", o.disabledPasses}};
+                      {"reps", o.reps}, {"threads", omp_get_max_threads()}, {"matmul", o.matmul}, {"kernels", o.kernels}, {"trace", o.trace}, {"disabled_passes", o.disabledPasses}, {"inputs_ready", o.inputsReady}};
   j["run_s"] = toJson(summarise(t.runSeconds));
   if (!o.unit.empty()) {
     j["unit"] = o.unit;
@@ -117,7 +117,7 @@ int run(const BenchOptions& o) {
   TimingPlan plan{o.warmup, o.reps};
   EngineTimings t = o.engine == "compiled"
                         ? timeCompiled(program.graph, in->bounds, plan, *cpu::parseMatmulAccumulation(o.matmul),
-                                       o.kernels == "generated", o.trace, o.disabledPasses)
+                                       o.kernels == "generated", o.trace, o.disabledPasses, o.inputsReady)
                         : timeReference(program.graph, in->bounds, plan);
   nlohmann::json j = record(o, *in, t, baseRss);
   j["source_init_s"] = sourceInitSeconds(program.graph, in->bounds);

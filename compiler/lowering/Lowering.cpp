@@ -28,7 +28,8 @@ LoweredProgram lowerProgram(const Graph& g, IslContext& isl, const LoweringOptio
   finish(1, [&] { return printStoragePlan(g, out.stores); });
   out.phases.emplace_back("storage plan", out.snapshots[1].seconds);
   out.loops = placeMemory(g, out.schedule.program, out.stores);
-  finish(2, [&] { return printLoopProgram(g, out.loops); });
+  out.windowReads = windowReads(g, out.loops, out.stores);
+  finish(2, [&] { return printLoopProgram(g, out.loops) + printWindowReads(g, out.windowReads); });
   out.phases.emplace_back("memory placement", out.snapshots[2].seconds);
   out.kernels = formKernels(g, out.loops);
   finish(3, [&] { return printKernelProgram(g, out.kernels); });

@@ -5,7 +5,8 @@
 // Halide's Lower.cpp logs after each step): `schedule` (isl's parametric
 // schedule to a loop program, Scheduler), `storage-plan` (a store kind per
 // node, StoragePlanner), `memory-placement` (alloc / free in the loops with
-// symbolic sizes, MemoryPlacement), `kernel-formation` (a kernel per executed
+// symbolic sizes, MemoryPlacement; and the slices whose windows may stay
+// windows, WindowReads), `kernel-formation` (a kernel per executed
 // node, KernelFormation), `llvm-ir` (the generated kernels as one LLVM module,
 // optimised at -O3) and `machine-code` (that module compiled by ORC's LLJIT
 // for the host CPU, NativeModule; docs/codegen.md). Budget swaps and recomputes come later, at
@@ -18,6 +19,7 @@
 #include "kernels/Kernel.h"
 #include "lowering/LoweringStages.h"
 #include "memory/StoragePlan.h"
+#include "memory/WindowReads.h"
 #include "pass/PhaseClock.h"
 #include "schedule/LoopAst.h"
 #include "schedule/Scheduler.h"
@@ -40,6 +42,7 @@ struct LoweredProgram {
   ScheduleResult schedule;  ///< isl's result; `schedule.program` is the loops before any memory statement
   StoragePlan stores;       ///< the store kind of each node
   LoopProgram loops;        ///< the loops with Alloc / Free placed
+  std::vector<WindowRead> windowReads;  ///< slices that keep a window of their producer (no copy)
   KernelProgram kernels;    ///< a kernel per executed node
   std::shared_ptr<const NativeModule> native;  ///< the generated kernels as machine code (null without codegen)
   PhaseSeconds phases;      ///< the schedule's phases, then one per later stage

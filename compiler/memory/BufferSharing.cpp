@@ -82,8 +82,10 @@ bool sharesInputBuffer(OpKind op) {
   return op == OpKind::Identity || op == OpKind::Reshape || op == OpKind::Merge;
 }
 
-std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds) {
+std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds,
+                                        const std::vector<WindowRead>& windows) {
   std::vector<SharedBuffer> out;
+  for (const WindowRead& w : windows) out.push_back({w.holder, w.producer, 1.0, 1.0});  // each window lies in the buffer
   for (const auto& [id, n] : g.nodes()) {
     if (!sharesInputBuffer(n.op)) continue;
     for (const Edge* e : g.inputs(id)) {

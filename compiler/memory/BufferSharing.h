@@ -8,13 +8,15 @@
 // subtracts the bytes two such stores hold in common from their sum. Every
 // other node owns its value: the executor copies a result that would share a
 // buffer with an input (a slice returned as a window), so a store never keeps
-// a larger buffer alive than its own values. A window read of a source whose
+// a larger buffer alive than its own values — except the slices WindowReads
+// proves never outlive their producer's store, whose windows share its buffer. A window read of a source whose
 // points are consecutive in its array is itself a window of the array (the
 // stack of consecutive windows is not copied), so a reshape of it shares too. Sources keep their array: the
 // values in their store are windows of it (see SourceArrays).
 #pragma once
 
 #include "graph/Graph.h"
+#include "memory/WindowReads.h"
 
 #include <vector>
 
@@ -41,6 +43,8 @@ struct SharedBuffer {
 /// shares its input's buffer reading that input at a point, or reading a
 /// window of a source whose points lie one after the other in the source's
 /// array (any other slice read stacks a fresh buffer), at `bounds`.
-std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds);
+/// `windows` (WindowReads) adds each slice that keeps windows of its producer.
+std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds,
+                                        const std::vector<WindowRead>& windows = {});
 
 }  // namespace tempo

@@ -29,6 +29,7 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, Pa
   p.clusters = lowered.schedule.clusters;
   p.stores = std::move(lowered.stores);
   p.loops = std::move(lowered.loops);
+  p.windowReads = std::move(lowered.windowReads);
   p.kernels = std::move(lowered.kernels);
   p.native = std::move(lowered.native);
   for (const auto& [id, node] : p.graph.nodes())
@@ -49,6 +50,7 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
   CompiledRunResult r;
   StoragePlan plan;
   LoopProgram loops;
+  std::vector<WindowRead> windows;
   if (options.planStorage) {
     plan = program.stores;
     for (auto& [id, spec] : plan)
@@ -59,7 +61,9 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
       if (!r.swapPlan->feasible()) throw MemoryBudgetError(r.swapPlan->infeasibility());
       loops = r.swapPlan->program;
     }
-    r.predictedBytes = predictMemory(loops, values, sharedBuffers(program.graph, values), &r.predictedTimeline).peakBytes;
+    if (!options.memoryBudget) windows = program.windowReads;  // a budget's pager moves whole stores: slices copy
+    r.predictedBytes =
+        predictMemory(loops, values, sharedBuffers(program.graph, values, windows), &r.predictedTimeline).peakBytes;
   } else {
     plan = wholeStoragePlan(program.graph, values);
     loops = withoutMemoryStatements(program.loops);
@@ -68,7 +72,8 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
   Executor executor(program.graph, loops,
                     ExecutorOptions{values, std::move(plan), options.cancel, options.progress, {options.matmul},
                                     options.planStorage ? options.memoryBudget : std::nullopt,
-                                    options.generatedKernels ? program.native.get() : nullptr, options.trace});
+                                    options.generatedKernels ? program.native.get() : nullptr, options.trace,
+                                    std::move(windows), options.sourceArrays});
   executor.run();
   r.paging = executor.paging();
   r.outputs = executor.outputs();

@@ -33,6 +33,7 @@ struct CompiledProgram {
   Graph graph;                        ///< after the pass pipeline
   LoopProgram loops;                  ///< the parametric schedule of `graph`, with Alloc / Free placed
   StoragePlan stores;                 ///< the store kind of each node (predicted bytes filled per run)
+  std::vector<WindowRead> windowReads;  ///< slices that keep a window of their producer's buffer (WindowReads)
   std::vector<PassSnapshot> passes;   ///< one per pass that ran
   PhaseSeconds compilePhases;         ///< seconds per compile phase, in order (passes, scheduling, storage)
   StatementClusters clusters;         ///< the same-point chains isl scheduled as one statement each
@@ -55,6 +56,8 @@ struct CompiledRunOptions {
   bool generatedKernels = true;
   /// When set, receives every exec statement instance of the run (see TraceCollector.h).
   TraceCollector* trace = nullptr;
+  /// Arrays of whole-array sources (load, hash, random) built by the caller, by node: used, not rebuilt.
+  const std::map<NodeId, Tensor>* sourceArrays = nullptr;
 };
 
 struct CompiledRunResult {

@@ -33,7 +33,7 @@ int64_t product(const std::vector<int64_t>& v) {
 
 Executor::Executor(const Graph& g, const LoopProgram& program, ExecutorOptions options)
     : graph_(g), bounds_(std::move(options.bounds)), plan_(std::move(options.storage)), cancel_(options.cancel),
-      progress_(options.progress), budget_(options.memoryBudget) {
+      progress_(options.progress), budget_(options.memoryBudget), givenSources_(options.sourceArrays) {
   trace_ = options.trace;
   for (const auto& [name, value] : g.boundDefaults) bounds_.emplace(name, value);  // options win
   try {
@@ -51,6 +51,9 @@ Executor::Executor(const Graph& g, const LoopProgram& program, ExecutorOptions o
     programs_[id] = std::make_unique<NodeProgram>(g, node, bounds_, options.kernels);
     if (options.native) programs_[id]->useNative(options.native->forNode(id), &nativeCalls_);
   }
+  for (const WindowRead& w : options.windowReads)
+    if (w.holder >= 0 && w.holder < static_cast<int>(programs_.size()) && programs_[w.holder])
+      programs_[w.holder]->keepWindowsOf(w.producer);
   std::vector<std::string> scope;
   compile(program.body, body_, scope);
   loopSlots_.resize(loopLayout_.size(), 0);
@@ -145,7 +148,7 @@ void Executor::run() {
   stores_.resize(programs_.size());
   memory_ = std::make_unique<MemoryTracker>();
   for (const GraphOutput& o : graph_.outputs) memory_->markOutput(o.node);
-  sources_ = std::make_unique<SourceArrays>(memory_.get());
+  sources_ = std::make_unique<SourceArrays>(memory_.get(), givenSources_);
   timeline_ = MemoryTimeline();
   resetStores();
   pager_.reset();

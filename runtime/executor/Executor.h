@@ -26,6 +26,7 @@
 #include "executor/NodeProgram.h"
 #include "executor/SourceArrays.h"
 #include "memory/StoragePlan.h"
+#include "memory/WindowReads.h"
 #include "executor/TensorStore.h"
 #include "graph/Graph.h"
 #include "kernels/cpu/CpuKernels.h"
@@ -61,6 +62,10 @@ struct ExecutorOptions {
   const NativeModule* native = nullptr;
   /// When set, receives every exec statement instance (off and free when null).
   TraceCollector* trace = nullptr;
+  /// Slices that keep their result as a window of the producer's buffer (WindowReads); others copy.
+  std::vector<WindowRead> windowReads;
+  /// Arrays of whole-array sources built by the caller, by node (must outlive the run): used instead of building them.
+  const std::map<NodeId, Tensor>* sourceArrays = nullptr;
 };
 
 struct ExecStats {
@@ -128,6 +133,7 @@ private:
   std::unique_ptr<SourceArrays> sources_;
   StoreTable stores_;
   std::optional<int64_t> budget_;
+  const std::map<NodeId, Tensor>* givenSources_ = nullptr;
   std::unique_ptr<MemoryPager> pager_;
   std::set<int> allocated_;  ///< nodes the program allocates: their stores start unallocated
   std::vector<int64_t> point_;

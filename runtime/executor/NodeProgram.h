@@ -43,6 +43,9 @@ public:
   /// Runs `kernel` (a generated kernel of this node) instead of the library kernel
   /// wherever the gathered inputs fit it, counting each such call in `*calls`.
   void useNative(const NativeKernel* kernel, int64_t* calls) { native_ = kernel, nativeCalls_ = calls; }
+  /// The result may stay a window of `producer`'s buffer (WindowReads proved
+  /// its store outlives this node's values); otherwise a window is copied.
+  void keepWindowsOf(NodeId producer) { windowProducers_.push_back(producer); }
   const Node& node() const { return *node_; }
   const std::vector<int64_t>& domainBounds() const { return domainBounds_; }
   /// The value at `point`; reads producers from `stores`. nullopt when the
@@ -83,6 +86,7 @@ private:
   std::vector<Input> inputs_;
   const NativeKernel* native_ = nullptr;
   int64_t* nativeCalls_ = nullptr;
+  std::vector<NodeId> windowProducers_;
 };
 
 }  // namespace tempo

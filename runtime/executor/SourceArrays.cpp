@@ -16,10 +16,20 @@ const Tensor& SourceArrays::get(const Node& n, const std::vector<int64_t>& domai
     throw ExecError(label + ": cannot evaluate the element shape " + n.type.shapeStr() + ": " + ex.what(), n.id);
   }
   Tensor whole;
-  try {
-    whole = buildSourceArray(n, shape);
-  } catch (const SourceArrayError& ex) {
-    throw ExecError(label + ": " + ex.what(), n.id);
+  auto given = given_ ? given_->find(n.id) : std::map<NodeId, Tensor>::const_iterator{};
+  if (given_ && given != given_->end()) {
+    if (given->second.shape() != shape || given->second.dtype() != n.type.dtype)
+      throw ExecError(label + ": the array given for it is " + std::string(dtypeName(given->second.dtype())) +
+                          shapeString(given->second.shape()) + ", the source is " + std::string(dtypeName(n.type.dtype)) +
+                          shapeString(shape) + " at these bounds",
+                      n.id);
+    whole = given->second;
+  } else {
+    try {
+      whole = buildSourceArray(n, shape);
+    } catch (const SourceArrayError& ex) {
+      throw ExecError(label + ": " + ex.what(), n.id);
+    }
   }
   if (tracker_) tracker_->hold(n.id, whole);
   return arrays_.emplace(n.id, std::move(whole)).first->second;

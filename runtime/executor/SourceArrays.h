@@ -7,6 +7,9 @@
 // first exec; a point's value is a window of it (no copy). The arrays count
 // as memory of their node in the MemoryTracker until the node's store is
 // freed (release); the windows in the node's store share the array's buffer.
+// A caller may hand over arrays it built itself (an application's data, or a
+// benchmark that makes its inputs before timing, as the peers do): they are
+// used as they are, after a check of their shape and dtype, and never rebuilt.
 #pragma once
 
 #include "executor/MemoryTracker.h"
@@ -20,7 +23,9 @@ namespace tempo {
 
 class SourceArrays {
 public:
-  explicit SourceArrays(MemoryTracker* tracker) : tracker_(tracker) {}
+  /// `given`: arrays built by the caller, by node (may be null); they must outlive this.
+  explicit SourceArrays(MemoryTracker* tracker, const std::map<NodeId, Tensor>* given = nullptr)
+      : tracker_(tracker), given_(given) {}
   /// The array of `n` over the box `domainBounds` x its element shape at `bounds`;
   /// ExecError when a file is missing or has the wrong shape or dtype.
   const Tensor& get(const Node& n, const std::vector<int64_t>& domainBounds, const SymbolEnv& bounds,
@@ -46,6 +51,7 @@ public:
 
 private:
   MemoryTracker* tracker_;
+  const std::map<NodeId, Tensor>* given_;
   std::map<NodeId, Tensor> arrays_;
   std::map<NodeId, Tensor> swapped_;  ///< arrays swapped out with their node's store
 };
