@@ -6,37 +6,66 @@
 
 namespace tempo {
 
+void MemoryTracker::HolderCounts::add(int node) {
+  int i = 0;
+  while (i < size_ && at(i).first < node) ++i;
+  if (i < size_ && at(i).first == node) {
+    ++at(i).second;
+    return;
+  }
+  if (size_ >= 2) rest_.emplace_back();
+  ++size_;
+  for (int k = size_ - 1; k > i; --k) at(k) = at(k - 1);
+  at(i) = {node, 1};
+}
+
+bool MemoryTracker::HolderCounts::remove(int node) {
+  int i = 0;
+  while (i < size_ && at(i).first != node) ++i;
+  if (i == size_) return false;
+  if (--at(i).second > 0) return true;
+  for (int k = i; k + 1 < size_; ++k) at(k) = at(k + 1);
+  --size_;
+  if (size_ >= 2) rest_.pop_back();
+  return true;
+}
+
+MemoryTracker::NodeBytes& MemoryTracker::perNode(int node) {
+  if (node < 0) throw std::logic_error("MemoryTracker: node " + std::to_string(node));
+  if (node >= static_cast<int>(nodes_.size())) nodes_.resize(static_cast<size_t>(node) + 1);
+  return nodes_[node];
+}
+
 void MemoryTracker::allocate(int node, int64_t bytes) {
-  int64_t& n = nodeLive_[node];
-  n += bytes;
+  NodeBytes& n = perNode(node);
+  n.live += bytes;
+  n.charged = true;
   live_ += bytes;
   peak_ = std::max(peak_, live_);
   window_ = std::max(window_, live_);
-  if (!outputs_.count(node)) nonOutput_ += bytes, peakNonOutput_ = std::max(peakNonOutput_, nonOutput_);
-  int64_t& np = nodePeak_[node];
-  np = std::max(np, n);
+  if (!n.output) nonOutput_ += bytes, peakNonOutput_ = std::max(peakNonOutput_, nonOutput_);
+  n.peak = std::max(n.peak, n.live);
 }
 
 void MemoryTracker::release(int node, int64_t bytes) {
-  int64_t& n = nodeLive_[node];
-  if (bytes > n)
+  NodeBytes& n = perNode(node);
+  if (bytes > n.live)
     throw std::logic_error("MemoryTracker: node %" + std::to_string(node) + " releases " + std::to_string(bytes) +
-                           " bytes but holds " + std::to_string(n));
-  n -= bytes;
+                           " bytes but holds " + std::to_string(n.live));
+  n.live -= bytes;
   live_ -= bytes;
-  if (!outputs_.count(node)) nonOutput_ -= bytes;
+  if (!n.output) nonOutput_ -= bytes;
 }
 
 void MemoryTracker::update(const void* id, Buffer& b, bool wasLive, bool wasSwapped) {
   const bool isLive = !b.holders.empty(), isSwapped = !isLive && b.swapped > 0;
   int charged = -1;
   if (isLive) {
-    charged = b.holders.begin()->first;
-    for (const auto& [h, count] : b.holders)
-      if (outputs_.count(h)) {
-        charged = h;
-        break;
-      }
+    charged = b.holders.first();
+    bool output = false;
+    b.holders.forEach([&](const std::pair<int, int>& h) {
+      if (!output && isOutput(h.first)) charged = h.first, output = true;
+    });
   }
   if (wasLive && (!isLive || charged != b.node)) release(b.node, b.bytes);
   if (isLive && (!wasLive || charged != b.node)) allocate(charged, b.bytes);
@@ -58,17 +87,15 @@ void MemoryTracker::hold(int node, const Tensor& value) {
   Buffer& b = it->second;
   if (fresh) b.bytes = static_cast<int64_t>(value.bufferBytes());
   const bool wasLive = !b.holders.empty(), wasSwapped = !wasLive && b.swapped > 0;
-  ++b.holders[node];
+  b.holders.add(node);
   update(it->first, b, wasLive, wasSwapped);
 }
 
 void MemoryTracker::drop(int node, const Tensor& value) {
   if (value.bufferBytes() == 0) return;
   Buffer& b = find(value, "drops");
-  auto h = b.holders.find(node);
-  if (h == b.holders.end())
+  if (!b.holders.remove(node))
     throw std::logic_error("MemoryTracker: node %" + std::to_string(node) + " drops a value it does not hold");
-  if (--h->second == 0) b.holders.erase(h);
   update(value.bufferId(), b, true, false);
 }
 
@@ -86,7 +113,7 @@ void MemoryTracker::swapIn(int node, const Tensor& value) {
     Buffer& b = it->second;
     const bool wasLive = !b.holders.empty();
     --b.swapped;
-    ++b.holders[node];
+    b.holders.add(node);
     update(it->first, b, wasLive, !wasLive);
     return;
   }
@@ -124,13 +151,18 @@ int64_t MemoryTracker::takeWindowPeak() {
 }
 
 int64_t MemoryTracker::nodeBytes(int node) const {
-  auto it = nodeLive_.find(node);
-  return it == nodeLive_.end() ? 0 : it->second;
+  return node >= 0 && node < static_cast<int>(nodes_.size()) ? nodes_[node].live : 0;
 }
 
 int64_t MemoryTracker::nodePeakBytes(int node) const {
-  auto it = nodePeak_.find(node);
-  return it == nodePeak_.end() ? 0 : it->second;
+  return node >= 0 && node < static_cast<int>(nodes_.size()) ? nodes_[node].peak : 0;
+}
+
+std::map<int, int64_t> MemoryTracker::nodePeaks() const {
+  std::map<int, int64_t> out;
+  for (size_t i = 0; i < nodes_.size(); ++i)
+    if (nodes_[i].charged) out.emplace(static_cast<int>(i), nodes_[i].peak);
+  return out;
 }
 
 }  // namespace tempo

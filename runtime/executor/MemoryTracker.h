@@ -41,7 +41,7 @@ public:
   void dropSwapped(const Tensor& value);
 
   /// Counts `node` as an output: left out of peakNonOutputBytes. Call before it allocates.
-  void markOutput(int node) { outputs_.insert(node); }
+  void markOutput(int node) { perNode(node).output = true; }
 
   /// True when `value`'s buffer is live (some store holds it in memory).
   bool holdsLive(const Tensor& value) const;
@@ -56,17 +56,45 @@ public:
   int64_t nodeBytes(int node) const;
   int64_t nodePeakBytes(int node) const;
   /// Per node: its peak bytes over the run.
-  const std::map<int, int64_t>& nodePeaks() const { return nodePeak_; }
+  std::map<int, int64_t> nodePeaks() const;
   /// The most live bytes since the previous call (or the start); starts the next window at the live bytes now.
   int64_t takeWindowPeak();
 
 private:
+  /// Node -> how many of its values hold a buffer live, in ascending node
+  /// order; the first two inline (a buffer rarely has more holders), so
+  /// holding a fresh buffer allocates nothing here.
+  class HolderCounts {
+  public:
+    bool empty() const { return size_ == 0; }
+    void add(int node);
+    /// False when `node` holds nothing.
+    bool remove(int node);
+    template <class F> void forEach(F f) const {
+      for (int i = 0; i < size_; ++i) f(i < 2 ? inline_[i] : rest_[i - 2]);
+    }
+    int first() const { return inline_[0].first; }
+
+  private:
+    std::pair<int, int>& at(int i) { return i < 2 ? inline_[i] : rest_[i - 2]; }
+    std::pair<int, int> inline_[2];
+    std::vector<std::pair<int, int>> rest_;
+    int size_ = 0;
+  };
   struct Buffer {
     int64_t bytes = 0;
-    int node = -1;              ///< the node charged while it is live
-    std::map<int, int> holders; ///< node -> how many of its values hold it live
-    int swapped = 0;            ///< holders whose value is in the swap area
+    int node = -1;         ///< the node charged while it is live
+    HolderCounts holders;  ///< the nodes whose values hold it live
+    int swapped = 0;       ///< holders whose value is in the swap area
   };
+  /// Per node: the bytes charged to it now and at most, whether it is an output.
+  struct NodeBytes {
+    int64_t live = 0, peak = 0;
+    bool charged = false;  ///< ever charged (listed by nodePeaks)
+    bool output = false;
+  };
+  NodeBytes& perNode(int node);
+  bool isOutput(int node) const { return node >= 0 && node < static_cast<int>(nodes_.size()) && nodes_[node].output; }
   void allocate(int node, int64_t bytes);
   void release(int node, int64_t bytes);
   /// Applies a change of `b`'s holders: the live and swapped totals and the node charged.
@@ -75,8 +103,7 @@ private:
 
   std::unordered_map<const void*, Buffer> buffers_;
   int64_t live_ = 0, peak_ = 0, swapped_ = 0, peakSwapped_ = 0, nonOutput_ = 0, peakNonOutput_ = 0, window_ = 0;
-  std::set<int> outputs_;
-  std::map<int, int64_t> nodeLive_, nodePeak_;
+  std::vector<NodeBytes> nodes_;  ///< by node id
 };
 
 }  // namespace tempo

@@ -35,7 +35,7 @@ Tensor::Tensor(DType dtype, std::vector<int64_t> shape, Uninitialized)
     : dtype_(dtype), shape_(std::move(shape)), numel_(shapeNumel(shape_)) {
   if (static_cast<uint64_t>(numel_) > std::numeric_limits<size_t>::max() / 8)
     throw std::invalid_argument("tensor too large: " + shapeString(shape_));
-  buffer_ = std::make_shared<Buffer>(nbytes());
+  buffer_ = acquireBuffer(nbytes());
 }
 
 Tensor Tensor::uninitialized(DType dtype, std::vector<int64_t> shape) {
@@ -79,7 +79,8 @@ void Tensor::set(int64_t flat, double value) {
 Tensor Tensor::clone() const {
   Tensor t = *this;
   const std::byte* begin = static_cast<const std::byte*>(raw());
-  t.buffer_ = std::make_shared<Buffer>(begin, begin + nbytes());
+  t.buffer_ = acquireBuffer(nbytes());
+  std::copy(begin, begin + nbytes(), t.buffer_->begin());
   t.offset_ = 0;
   return t;
 }

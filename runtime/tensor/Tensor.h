@@ -13,6 +13,7 @@
 // summary — are what the reference interpreter and the tests need.
 #pragma once
 
+#include "tensor/BufferPool.h"
 #include "tensor/DTypeDispatch.h"
 #include "types/DType.h"
 
@@ -97,13 +98,8 @@ private:
   DType dtype_ = DType::F32;
   std::vector<int64_t> shape_;
   int64_t numel_ = 1;
-  /// Bytes whose vector does not zero what it allocates (uninitialized); the constructor zeroes.
-  struct ByteAllocator : std::allocator<std::byte> {
-    template <class U> struct rebind { using other = ByteAllocator; };
-    template <class U> void construct(U* p) { ::new (static_cast<void*>(p)) U; }
-    template <class U, class... A> void construct(U* p, A&&... a) { ::new (static_cast<void*>(p)) U(std::forward<A>(a)...); }
-  };
-  using Buffer = std::vector<std::byte, ByteAllocator>;
+  /// Bytes left unset when allocated, reused from BufferPool when small; the zeroing constructor zeroes.
+  using Buffer = TensorBuffer;
   struct Uninitialized {};
   Tensor(DType dtype, std::vector<int64_t> shape, Uninitialized);
   std::shared_ptr<Buffer> buffer_;

@@ -1,0 +1,64 @@
+// BufferPool: a per-thread free list of buffers by exact size.
+#include "tensor/BufferPool.h"
+
+#include <unordered_map>
+
+namespace tempo {
+
+namespace {
+
+struct Pool {
+  std::unordered_map<size_t, std::vector<TensorBuffer*>> free;
+  size_t bytes = 0;
+  ~Pool();
+};
+
+thread_local bool poolAlive = false;  // trivially destructible: readable while the pool is torn down
+thread_local Pool pool;
+
+Pool::~Pool() {
+  poolAlive = false;
+  for (auto& [size, list] : free)
+    for (TensorBuffer* b : list) delete b;
+}
+
+Pool& thisThreadsPool() {
+  poolAlive = true;  // touching `pool` constructs it (and registers its destructor)
+  return pool;
+}
+
+/// The deleter of every pooled-size buffer: back to the dropping thread's pool, within bounds.
+void release(TensorBuffer* b) {
+  const size_t size = b->size();
+  if (poolAlive) {
+    Pool& p = pool;
+    if (p.bytes + size <= kMaxPoolBytes) {
+      std::vector<TensorBuffer*>& list = p.free[size];
+      if (list.size() < kMaxPerSize) {
+        list.push_back(b);
+        p.bytes += size;
+        return;
+      }
+    }
+  }
+  delete b;
+}
+
+}  // namespace
+
+std::shared_ptr<TensorBuffer> acquireBuffer(size_t bytes) {
+  if (bytes == 0 || bytes > kMaxPooledBytes) return std::make_shared<TensorBuffer>(bytes);
+  Pool& p = thisThreadsPool();
+  auto it = p.free.find(bytes);
+  if (it != p.free.end() && !it->second.empty()) {
+    TensorBuffer* b = it->second.back();
+    it->second.pop_back();
+    p.bytes -= bytes;
+    return std::shared_ptr<TensorBuffer>(b, release);
+  }
+  return std::shared_ptr<TensorBuffer>(new TensorBuffer(bytes), release);
+}
+
+size_t pooledBytes() { return poolAlive ? pool.bytes : 0; }
+
+}  // namespace tempo
