@@ -34,19 +34,6 @@ void repeat(const TimingPlan& plan, EngineTimings& t, Once once) {
   }
 }
 
-/// The array of every whole-array source (load, hash, random) of `g` at `bounds`, by node.
-std::map<NodeId, Tensor> buildSourceArrays(const Graph& g, const SymbolEnv& bounds) {
-  std::map<NodeId, Tensor> arrays;
-  for (const auto& [id, n] : g.nodes()) {
-    if (!isWholeArraySource(n.op)) continue;
-    std::vector<int64_t> shape;
-    for (const std::string& dim : n.domain) shape.push_back(bounds.at(g.boundOf(dim)));
-    for (int64_t s : n.type.evaluateShape(bounds)) shape.push_back(s);
-    arrays.emplace(id, buildSourceArray(n, shape));
-  }
-  return arrays;
-}
-
 }  // namespace
 
 Summary summarise(std::vector<double> values) {

@@ -147,10 +147,8 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
         fail(point, std::string("kernel failed: ") + ex.what());
       }
       if (!sharesInputBuffer(n.op))  // a window of an input (a slice) is copied: see BufferSharing.h
-        for (size_t i = 0; i < args.size(); ++i) {
-          const NodeId producer = inputs_[i].edge->producer;
-          const bool mayKeep = std::find(windowProducers_.begin(), windowProducers_.end(), producer) != windowProducers_.end();
-          if (result.sharesBufferWith(args[i]) && !mayKeep) {
+        for (size_t i = 0; i < args.size(); ++i) {  // not a merge: args[i] is inputs_[i]'s
+          if (result.sharesBufferWith(args[i]) && !inputs_[i].keepsWindow) {
             result = result.clone();
             break;
           }

@@ -45,7 +45,9 @@ public:
   void useNative(const NativeKernel* kernel, int64_t* calls) { native_ = kernel, nativeCalls_ = calls; }
   /// The result may stay a window of `producer`'s buffer (WindowReads proved
   /// its store outlives this node's values); otherwise a window is copied.
-  void keepWindowsOf(NodeId producer) { windowProducers_.push_back(producer); }
+  void keepWindowsOf(NodeId producer) {
+    for (Input& in : inputs_) in.keepsWindow = in.keepsWindow || in.edge->producer == producer;
+  }
   const Node& node() const { return *node_; }
   const std::vector<int64_t>& domainBounds() const { return domainBounds_; }
   /// The value at `point`; reads producers from `stores`. nullopt when the
@@ -67,6 +69,7 @@ private:
     int64_t blockLanes = 0;
     std::vector<int64_t> producerBounds;
     CompiledCondition condition;
+    bool keepsWindow = false;  ///< the result may stay a window of this input (keepWindowsOf)
   };
   /// nullopt when the read is undefined (outside the producer's domain or an undefined point).
   std::optional<Tensor> gather(const Input& in, const std::vector<int64_t>& point, const StoreTable& stores);
@@ -86,7 +89,6 @@ private:
   std::vector<Input> inputs_;
   const NativeKernel* native_ = nullptr;
   int64_t* nativeCalls_ = nullptr;
-  std::vector<NodeId> windowProducers_;
 };
 
 }  // namespace tempo

@@ -16,14 +16,16 @@ const Tensor& SourceArrays::get(const Node& n, const std::vector<int64_t>& domai
     throw ExecError(label + ": cannot evaluate the element shape " + n.type.shapeStr() + ": " + ex.what(), n.id);
   }
   Tensor whole;
-  auto given = given_ ? given_->find(n.id) : std::map<NodeId, Tensor>::const_iterator{};
-  if (given_ && given != given_->end()) {
-    if (given->second.shape() != shape || given->second.dtype() != n.type.dtype)
-      throw ExecError(label + ": the array given for it is " + std::string(dtypeName(given->second.dtype())) +
-                          shapeString(given->second.shape()) + ", the source is " + std::string(dtypeName(n.type.dtype)) +
+  const Tensor* given = nullptr;
+  if (given_)
+    if (auto it = given_->find(n.id); it != given_->end()) given = &it->second;
+  if (given) {
+    if (given->shape() != shape || given->dtype() != n.type.dtype)
+      throw ExecError(label + ": the array given for it is " + std::string(dtypeName(given->dtype())) +
+                          shapeString(given->shape()) + ", the source is " + std::string(dtypeName(n.type.dtype)) +
                           shapeString(shape) + " at these bounds",
                       n.id);
-    whole = given->second;
+    whole = *given;
   } else {
     try {
       whole = buildSourceArray(n, shape);

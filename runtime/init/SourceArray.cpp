@@ -84,4 +84,16 @@ Tensor buildSourceArray(const Node& n, const std::vector<int64_t>& shape) {
   }
 }
 
+std::map<NodeId, Tensor> buildSourceArrays(const Graph& g, const SymbolEnv& bounds) {
+  std::map<NodeId, Tensor> arrays;
+  for (const auto& [id, n] : g.nodes()) {
+    if (!isWholeArraySource(n.op)) continue;
+    std::vector<int64_t> shape;
+    for (const std::string& dim : n.domain) shape.push_back(bounds.at(g.boundOf(dim)));
+    for (int64_t s : n.type.evaluateShape(bounds)) shape.push_back(s);
+    arrays.emplace(id, buildSourceArray(n, shape));
+  }
+  return arrays;
+}
+
 }  // namespace tempo

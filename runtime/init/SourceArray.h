@@ -11,6 +11,7 @@
 #include "graph/Graph.h"
 #include "tensor/Tensor.h"
 
+#include <map>
 #include <stdexcept>
 #include <vector>
 
@@ -25,5 +26,10 @@ public:
 /// the element shape). Throws SourceArrayError for a missing or malformed
 /// file, a wrong shape or dtype, or an op that is not a whole-array source.
 Tensor buildSourceArray(const Node& n, const std::vector<int64_t>& wholeShape);
+
+/// The array of every whole-array source (load, hash, random) of `g` at
+/// `bounds` (every bound, derived ones included), by node: what a caller
+/// builds ahead of a run (CompiledRunOptions::sourceArrays).
+std::map<NodeId, Tensor> buildSourceArrays(const Graph& g, const SymbolEnv& bounds);
 
 }  // namespace tempo

@@ -90,14 +90,7 @@ TEST(WindowReads, AProducerFreedBeforeItsSliceIsReadIsCopied) {
 TEST(GivenSourceArrays, ARunUsesTheCallersArraysAndRefusesOneOfAnotherShape) {
   CompiledProgram p = compile(kRnn);
   SymbolEnv bounds = p.graph.withDerivedBounds({{"T", 6}, {"B", 3}});
-  std::map<NodeId, Tensor> arrays;
-  for (const auto& [id, n] : p.graph.nodes()) {
-    if (!isWholeArraySource(n.op)) continue;
-    std::vector<int64_t> shape;
-    for (const std::string& d : n.domain) shape.push_back(bounds.at(p.graph.boundOf(d)));
-    for (int64_t s : n.type.evaluateShape(bounds)) shape.push_back(s);
-    arrays.emplace(id, buildSourceArray(n, shape));
-  }
+  std::map<NodeId, Tensor> arrays = buildSourceArrays(p.graph, bounds);
   ASSERT_FALSE(arrays.empty());
   CompiledRunOptions given;
   given.sourceArrays = &arrays;
