@@ -50,6 +50,8 @@ nlohmann::json scheduleToJson(const Graph& g, const ScheduleResult& r) {
           {"statements", statements},
           {"dependences", deps},
           {"newestElement", r.newestElement == TimeDirection::Forward ? "forward" : "backward"},
+          {"scheduler", algorithmName(r.used)},
+          {"fusionFailure", r.fusionFailure},
           {"usedFallback", r.usedFallback},
           {"fallbackReason", r.fallbackReason},
           {"clusters", clustersJson(r.clusters)},
@@ -68,7 +70,12 @@ CLI::App* addScheduleCommand(CLI::App& app, ScheduleOptionsCli& options) {
                   "Output format: text (loops) or json (relations, schedule, loops); svg or png with --iteration-space")
       ->check(CLI::IsMember({"text", "json", "svg", "png"}))
       ->capture_default_str();
-  cmd->add_flag("--fallback", options.fallback, "Use the simple fallback schedule instead of isl's scheduler");
+  cmd->add_option("--scheduler", options.scheduler,
+                  "fusion (loops distributed and fused along the dependences; isl's scheduler where that fails), "
+                  "isl (isl's scheduler), or fallback (components in order, one loop nest each)")
+      ->check(CLI::IsMember({"fusion", "isl", "fallback"}))
+      ->capture_default_str();
+  cmd->add_flag("--fallback", options.fallback, "Use the simple fallback schedule (same as --scheduler fallback)");
   cmd->add_option("--iteration-space", options.iterationSpace,
                   "Draw every statement instance over dimensions X[,Y] at small bounds (with --format svg|png)")
       ->type_name("X[,Y]");
@@ -116,7 +123,7 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
   }
   IslContext ctx;
   ScheduleOptions scheduleOptions;
-  if (options.fallback) scheduleOptions.algorithm = ScheduleOptions::Algorithm::Fallback;
+  scheduleOptions.algorithm = *parseAlgorithm(options.fallback ? "fallback" : options.scheduler);
   LoweredProgram lowered;
   try {
     lowered = lowerProgram(g, ctx, LoweringOptions{scheduleOptions, false, false});
@@ -128,7 +135,10 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
     return kExitProgramErrors;
   }
   ScheduleResult& r = lowered.schedule;
-  if (r.usedFallback && !options.fallback)
+  if (!r.fusionFailure.empty())
+    err << options.file << ": note: the fusion schedule cannot order this program (" << r.fusionFailure
+        << "); " << (r.usedFallback ? "trying isl's scheduler" : "printing isl's schedule") << "\n";
+  if (r.usedFallback && scheduleOptions.algorithm != ScheduleOptions::Algorithm::Fallback)
     err << options.file << ": note: isl's scheduler was not used (" << r.fallbackReason
         << "); printing the fallback schedule\n";
   r.program = lowered.loops;  // printed with its memory statements

@@ -22,7 +22,8 @@ namespace tempo::cli {
 struct ScheduleOptionsCli {
   std::string file;
   std::string format = "text";
-  bool fallback = false;
+  bool fallback = false;          ///< the fallback schedule (same as --scheduler fallback)
+  std::string scheduler = "fusion";  ///< fusion (then isl if it fails), isl, or fallback
   std::string iterationSpace;     ///< "t" or "t,b": draw instances instead of printing loops
   std::vector<std::string> sets;  ///< NAME=INT bounds for the drawing
   int64_t blockSize = 0;          ///< static tiling's block size for the drawing (0: the cost model's)

@@ -30,6 +30,9 @@ void addBenchOptions(CLI::App& app, BenchOptions& o) {
                "to every run, as the peers make their inputs before timing");
   app.add_flag("--trace", o.trace, "Compiled engine: collect the run's trace (runtime/trace), to measure its overhead");
   app.add_option("--disable", o.disabledPasses, "Compiled engine: leave this pass out of the pipeline (repeatable)");
+  app.add_option("--scheduler", o.scheduler,
+                 "Compiled engine: the scheduling method (default: fusion, then isl's scheduler if it fails)")
+      ->check(CLI::IsMember({"fusion", "isl", "fallback"}));
   app.add_option("--label", o.label, "Free text copied into the JSON record");
 }
 

@@ -4,7 +4,7 @@
 //               [--warmup N] [--reps N] [--unit BOUND] [--synthetic]
 //               [--expect OUTPUT.FIELD=VALUE]... [--rtol X] [--matmul f64|f32]
 //               [--kernels generated|library] [--trace] [--disable PASS]...
-//               [--inputs-ready] [--label TEXT]
+//               [--inputs-ready] [--scheduler fusion|isl|fallback] [--label TEXT]
 //
 // One engine per process, so the process's peak RSS belongs to that engine
 // (the PyTorch peers also run one configuration per process). --unit names
@@ -20,6 +20,8 @@
 // --inputs-ready builds the whole-array sources (load, hash, random) once
 // before the timed runs and hands them to each run, as the peers create their
 // inputs before timing; without it a run's time includes building them.
+// --scheduler picks the scheduling method (the compiler's default: fusion,
+// then isl's scheduler where the fusion schedule cannot order the program).
 #pragma once
 
 #include "driver/OutputChecksum.h"
@@ -56,6 +58,7 @@ struct BenchOptions {
                                           ///< TEMPO_TRACE_SPANS=N caps the spans kept, 0: aggregates only)
   std::vector<std::string> disabledPasses;  ///< passes left out of the pipeline (a pass's A/B)
   bool inputsReady = false;               ///< compiled: sources built before timing and handed to every run
+  std::string scheduler;                  ///< compiled: fusion, isl or fallback ("": the compiler's default)
   std::string label;
 };
 

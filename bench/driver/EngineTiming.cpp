@@ -48,26 +48,26 @@ Summary summarise(std::vector<double> values) {
   return s;
 }
 
-EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan,
-                           cpu::MatmulAccumulation matmul, bool generatedKernels, bool trace,
-                           const std::vector<std::string>& disabledPasses, bool inputsReady) {
+EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan, const CompiledKnobs& knobs) {
   EngineTimings t;
   t.engine = "compiled";
   Clock::time_point start = Clock::now();
   Pipeline pipeline = defaultPipeline();
-  for (const std::string& pass : disabledPasses) pipeline.disable(pass);
-  CompiledProgram program = compileProgram(g, std::move(pipeline));
+  for (const std::string& pass : knobs.disabledPasses) pipeline.disable(pass);
+  PassContext context;
+  if (!knobs.scheduler.empty()) context.options["scheduler"] = knobs.scheduler;
+  CompiledProgram program = compileProgram(g, std::move(pipeline), context);
   t.compileSeconds = secondsSince(start);
   t.compilePhases = program.compilePhases;
   const bool reset = resetPeakRss();
   t.runBaseRssMiB = currentRssMiB();
   CompiledRunOptions options;
-  options.matmul = matmul;
-  options.generatedKernels = generatedKernels;
+  options.matmul = knobs.matmul;
+  options.generatedKernels = knobs.generatedKernels;
   TraceCollector collector(std::getenv("TEMPO_TRACE_SPANS") ? std::strtoull(std::getenv("TEMPO_TRACE_SPANS"), nullptr, 10) : size_t(1) << 20);
-  if (trace) options.trace = &collector;
+  if (knobs.trace) options.trace = &collector;
   std::map<NodeId, Tensor> inputs;
-  if (inputsReady) {
+  if (knobs.inputsReady) {
     SymbolEnv defaulted = bounds;
     for (const auto& [name, value] : program.graph.boundDefaults) defaulted.emplace(name, value);
     inputs = buildSourceArrays(program.graph, program.graph.withDerivedBounds(defaulted));

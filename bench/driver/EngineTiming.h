@@ -55,13 +55,19 @@ struct EngineTimings {
   std::vector<std::pair<std::string, Tensor>> outputs;  ///< of the last repetition
 };
 
-/// Compiles `g` with the default pipeline (less `disabledPasses`), then times runCompiled at `bounds`
-/// with f32 matmuls accumulated as `matmul` says. `inputsReady`: the whole-array sources are built
-/// once before the timed runs and handed to each (the peers make their inputs before timing).
+/// How the compiled engine is built and run for timing.
+struct CompiledKnobs {
+  cpu::MatmulAccumulation matmul = cpu::MatmulAccumulation::F32;  ///< f32 matmul accumulation
+  bool generatedKernels = true;             ///< false: the library kernels only
+  bool trace = false;                       ///< collect the run's trace (its overhead)
+  std::vector<std::string> disabledPasses;  ///< passes left out of the default pipeline
+  bool inputsReady = false;  ///< whole-array sources built once before the timed runs and handed to each
+  std::string scheduler;     ///< "fusion", "isl" or "fallback" ("": the compiler's default)
+};
+
+/// Compiles `g` with the default pipeline as `knobs` say, then times runCompiled at `bounds`.
 /// Throws PassError, ExecError or std::runtime_error.
-EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan,
-                           cpu::MatmulAccumulation matmul, bool generatedKernels = true, bool trace = false,
-                           const std::vector<std::string>& disabledPasses = {}, bool inputsReady = false);
+EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan, const CompiledKnobs& knobs);
 
 /// Times a fresh ReferenceInterpreter evaluating every output. Throws EvalError.
 EngineTimings timeReference(const Graph& g, const SymbolEnv& bounds, const TimingPlan& plan);

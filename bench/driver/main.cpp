@@ -71,7 +71,7 @@ std::optional<Inputs> prepare(const BenchOptions& o, const FrontendResult& progr
 nlohmann::json record(const BenchOptions& o, const Inputs& in, const EngineTimings& t, double baseRss) {
   nlohmann::json j = {{"program", o.program}, {"label", o.label}, {"engine", t.engine},
                       {"bounds", in.bounds}, {"synthetic", o.synthetic}, {"warmup", o.warmup},
-                      {"reps", o.reps}, {"threads", omp_get_max_threads()}, {"matmul", o.matmul}, {"kernels", o.kernels}, {"trace", o.trace}, {"disabled_passes", o.disabledPasses}, {"inputs_ready", o.inputsReady}};
+                      {"reps", o.reps}, {"threads", omp_get_max_threads()}, {"matmul", o.matmul}, {"kernels", o.kernels}, {"trace", o.trace}, {"disabled_passes", o.disabledPasses}, {"inputs_ready", o.inputsReady}, {"scheduler", o.scheduler.empty() ? "default" : o.scheduler}};
   j["run_s"] = toJson(summarise(t.runSeconds));
   if (!o.unit.empty()) {
     j["unit"] = o.unit;
@@ -115,10 +115,10 @@ int run(const BenchOptions& o) {
     return kBenchProgramErrors;
 
   TimingPlan plan{o.warmup, o.reps};
-  EngineTimings t = o.engine == "compiled"
-                        ? timeCompiled(program.graph, in->bounds, plan, *cpu::parseMatmulAccumulation(o.matmul),
-                                       o.kernels == "generated", o.trace, o.disabledPasses, o.inputsReady)
-                        : timeReference(program.graph, in->bounds, plan);
+  CompiledKnobs knobs{*cpu::parseMatmulAccumulation(o.matmul), o.kernels == "generated", o.trace,
+                      o.disabledPasses, o.inputsReady, o.scheduler};
+  EngineTimings t = o.engine == "compiled" ? timeCompiled(program.graph, in->bounds, plan, knobs)
+                                           : timeReference(program.graph, in->bounds, plan);
   nlohmann::json j = record(o, *in, t, baseRss);
   j["source_init_s"] = sourceInitSeconds(program.graph, in->bounds);
 

@@ -6,7 +6,7 @@ namespace tempo {
 
 const std::vector<LoweringStage>& loweringStages() {
   static const std::vector<LoweringStage> stages{
-      {"schedule", "isl's parametric schedule of the statement instances, as a loop program"},
+      {"schedule", "the parametric schedule of the statement instances (fusion, or isl's scheduler), as a loop program"},
       {"storage-plan", "a store per node: whole, point, circular window or blocks, from its reads"},
       {"memory-placement", "alloc and free in the loops around each store's uses, sizes symbolic in the bounds"},
       {"kernel-formation", "a kernel per executed node: generated (elementwise, fused), library (gemm, reductions) or runtime"},

@@ -2,11 +2,13 @@
 #include "schedule/Scheduler.h"
 
 #include "schedule/FallbackSchedule.h"
+#include "schedule/FusionSchedule.h"
 #include "schedule/IslAstConversion.h"
 #include "schedule/IslPtr.h"
 #include "schedule/ScheduleCheck.h"
 #include "schedule/StatementClusters.h"
 
+#include <functional>
 #include <future>
 #include <optional>
 #include <regex>
@@ -43,11 +45,14 @@ struct IslInputs {
   IslPtr<isl_set> astContext;  ///< the context with the derived bounds' definitions
 };
 
-IslInputs readInputs(isl_ctx* ctx, const DependenceRelations& rel, TimeDirection newest) {
+/// The inputs, with the proximity relations only when `newest` is given (isl's scheduler needs them).
+IslInputs readInputs(isl_ctx* ctx, const DependenceRelations& rel, std::optional<TimeDirection> newest) {
   IslInputs in;
   in.domain = islCheck(isl_union_set_read_from_str(ctx, rel.domainUnion().c_str()), ctx, "reading domains");
   in.validity = islCheck(isl_union_map_read_from_str(ctx, rel.validityUnion().c_str()), ctx, "reading dependences");
-  in.proximity = islCheck(isl_union_map_read_from_str(ctx, rel.proximityUnion(newest).c_str()), ctx, "reading proximity");
+  if (newest)
+    in.proximity = islCheck(isl_union_map_read_from_str(ctx, rel.proximityUnion(*newest).c_str()), ctx,
+                            "reading proximity");
   in.context = islCheck(isl_set_read_from_str(ctx, rel.paramContext().c_str()), ctx, "reading the context");
   in.astContext = islCheck(isl_set_read_from_str(ctx, rel.paramContextWithDerived().c_str()), ctx, "reading the context");
   return in;
@@ -150,7 +155,7 @@ IslInputs withoutHoisted(isl_ctx* ctx, const IslInputs& in, isl_union_set* hoist
     return islCheck(r, ctx, "restricting dependences");
   };
   main.validity = restrict(in.validity);
-  main.proximity = restrict(in.proximity);
+  if (in.proximity) main.proximity = restrict(in.proximity);
   main.context = IslPtr<isl_set>(isl_set_copy(in.context.get()));
   main.astContext = IslPtr<isl_set>(isl_set_copy(in.astContext.get()));
   return main;
@@ -187,20 +192,25 @@ IslPtr<isl_schedule> clusteredSchedule(isl_ctx* ctx, const Graph& g, const Depen
                   "expanding the clusters");
 }
 
-/// The hoisted statements in sequence, then isl's schedule of the rest.
-IslPtr<isl_schedule> hoistedThenIsl(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel,
-                                    const StatementClusters& clusters, const IslInputs& in,
-                                    unsigned long maxOperations) {
+/// The hoisted statements in sequence, then `scheduleRest`'s schedule of the
+/// other statements (given the inputs restricted to them and their node ids).
+IslPtr<isl_schedule> hoistedThen(
+    isl_ctx* ctx, const Graph& g, const DependenceRelations& rel, const IslInputs& in,
+    const std::function<IslPtr<isl_schedule>(const IslInputs&, const std::vector<NodeId>&)>& scheduleRest) {
   std::vector<NodeId> hoisted = hoistedStatements(g);
-  if (hoisted.empty()) return clusteredSchedule(ctx, g, rel, clusters, in, maxOperations);
+  std::set<NodeId> isHoisted(hoisted.begin(), hoisted.end());
+  std::vector<NodeId> rest;
+  for (const auto& [id, n] : g.nodes())
+    if (!isHoisted.count(id)) rest.push_back(id);
+  if (hoisted.empty()) return scheduleRest(in, rest);
   std::string order = hoistedOrder(rel, hoisted);
   auto orderMap = islCheck(isl_union_map_read_from_str(ctx, order.c_str()), ctx, "reading the hoisted order");
   auto hoistedDomain = islCheck(isl_union_map_domain(isl_union_map_copy(orderMap.get())), ctx, "hoisted domain");
   IslInputs main = withoutHoisted(ctx, in, hoistedDomain.get());
   IslPtr<isl_schedule> first = bandSchedule(ctx, hoistedDomain.get(), order, "hoisted order");
   if (isl_union_set_is_empty(main.domain.get()) == isl_bool_true) return first;
-  IslPtr<isl_schedule> rest = clusteredSchedule(ctx, g, rel, clusters, main, maxOperations);
-  return islCheck(isl_schedule_sequence(first.release(), rest.release()), ctx, "sequencing hoisted statements");
+  IslPtr<isl_schedule> second = scheduleRest(main, rest);
+  return islCheck(isl_schedule_sequence(first.release(), second.release()), ctx, "sequencing hoisted statements");
 }
 
 /// A verified schedule with its loops, as text and loops (no isl object, so a
@@ -256,7 +266,9 @@ Variant scheduleVariant(isl_ctx* ctx, const Graph& g, const DependenceRelations&
   const std::string way = newest == TimeDirection::Forward ? " (forwards)" : " (backwards)";
   auto attempt = [&](const StatementClusters& c) {
     IslInputs in = readInputs(ctx, rel, newest);
-    IslPtr<isl_schedule> schedule = hoistedThenIsl(ctx, g, rel, c, in, options.maxIslOperations);
+    IslPtr<isl_schedule> schedule = hoistedThen(ctx, g, rel, in, [&](const IslInputs& rest, const std::vector<NodeId>&) {
+      return clusteredSchedule(ctx, g, rel, c, rest, options.maxIslOperations);
+    });
     clock.lap("isl schedule" + way);
     return finish(ctx, g, rel, in, std::move(schedule), clock);
   };
@@ -274,6 +286,21 @@ Variant scheduleVariant(isl_ctx* ctx, const Graph& g, const DependenceRelations&
 
 }  // namespace
 
+std::string algorithmName(ScheduleOptions::Algorithm a) {
+  switch (a) {
+    case ScheduleOptions::Algorithm::Fusion: return "fusion";
+    case ScheduleOptions::Algorithm::Isl: return "isl";
+    case ScheduleOptions::Algorithm::Fallback: return "fallback";
+  }
+  return "fusion";
+}
+
+std::optional<ScheduleOptions::Algorithm> parseAlgorithm(const std::string& name) {
+  for (auto a : {ScheduleOptions::Algorithm::Fusion, ScheduleOptions::Algorithm::Isl, ScheduleOptions::Algorithm::Fallback})
+    if (algorithmName(a) == name) return a;
+  return std::nullopt;
+}
+
 ScheduleResult computeSchedule(const Graph& g, IslContext& context, const ScheduleOptions& options) {
   isl_ctx* ctx = context.get();
   ScheduleResult r;
@@ -285,7 +312,23 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
 
   std::optional<Candidate> best;
   bool clustered = false;
-  if (options.algorithm == ScheduleOptions::Algorithm::Isl) {
+  if (options.algorithm == ScheduleOptions::Algorithm::Fusion) {
+    try {
+      IslInputs in = readInputs(ctx, r.relations, std::nullopt);
+      IslPtr<isl_schedule> schedule =
+          hoistedThen(ctx, g, r.relations, in, [&](const IslInputs&, const std::vector<NodeId>& rest) {
+            return fusionSchedule(ctx, g, r.relations, rest);
+          });
+      clock.lap("fusion schedule");
+      best = finish(ctx, g, r.relations, in, std::move(schedule), clock);
+      r.used = ScheduleOptions::Algorithm::Fusion;
+    } catch (const IslError& e) {
+      r.fusionFailure = e.what();
+      clock.lap("fusion schedule (failed)");
+    }
+  }
+  if (!best && options.algorithm != ScheduleOptions::Algorithm::Fallback) {
+    r.used = ScheduleOptions::Algorithm::Isl;
     // The newest element of a slice depends on the direction time will run in,
     // which only the schedule decides: try both, keep the simpler loops.
     // The backwards variant runs on another thread in an isl context of its
@@ -318,11 +361,12 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
       }
     }
     if (best) r.fallbackReason.clear();
-  } else {
+  } else if (options.algorithm == ScheduleOptions::Algorithm::Fallback) {
     r.fallbackReason = "the fallback schedule was requested";
   }
   if (!best) {
     r.usedFallback = true;
+    r.used = ScheduleOptions::Algorithm::Fallback;
     try {
       IslInputs in = readInputs(ctx, r.relations, TimeDirection::Forward);
       best = finish(ctx, g, r.relations, in,
@@ -330,7 +374,7 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
                                  "fallback schedule"),
                     clock);
     } catch (const IslError& e) {
-      if (options.algorithm != ScheduleOptions::Algorithm::Isl) throw;
+      if (options.algorithm == ScheduleOptions::Algorithm::Fallback) throw;
       throw IslError(r.fallbackReason + "; " + e.what());
     }
   }

@@ -1,8 +1,11 @@
-// Scheduler: orders every statement instance of an SDG with isl and emits loops.
+// Scheduler: orders every statement instance of an SDG and emits loops with isl.
 //
 // `scheduleGraph` is the compiler's scheduling step. Each node is a statement
 // over its domain with the bounds as parameters (>= 1), each edge an exact
-// dependence relation (DependenceRelations). isl's scheduler computes a
+// dependence relation (DependenceRelations). The first choice is the fusion
+// schedule (FusionSchedule: loops distributed and fused along the
+// dependences, built in milliseconds); when no loop nest of that shape
+// respects the dependences, isl's scheduler is asked. isl's scheduler computes a
 // schedule with the dependences as validity constraints and, as proximity
 // constraints ("a reader runs soon after the newest value it reads"), the
 // dependences with each slice read at its newest element. Which element is
@@ -39,16 +42,18 @@
 #include "schedule/StatementClusters.h"
 #include "symbolic/PointSet.h"
 
+#include <optional>
 #include <string>
 
 namespace tempo {
 
 struct ScheduleOptions {
   enum class Algorithm {
+    Fusion,    ///< the fusion schedule, then isl's scheduler if it fails, then the fallback
     Isl,       ///< isl's scheduler, with the fallback if it fails
     Fallback,  ///< the fallback schedule only
   };
-  Algorithm algorithm = Algorithm::Isl;
+  Algorithm algorithm = Algorithm::Fusion;
   /// isl's operation budget for computing the schedule (0: unlimited).
   unsigned long maxIslOperations = 20'000'000;
   /// Give isl each chain of same-point statements as one (StatementClusters).
@@ -61,11 +66,18 @@ struct ScheduleResult {
   std::string scheduleTree;  ///< isl's schedule tree (YAML block style)
   std::string scheduleMap;   ///< statement instance -> time vector (isl union map)
   TimeDirection newestElement = TimeDirection::Forward;  ///< the proximity variant kept
+  ScheduleOptions::Algorithm used = ScheduleOptions::Algorithm::Fusion;  ///< the method that made the schedule
+  std::string fusionFailure;   ///< why the fusion schedule was not used ("" if it was or was not asked for)
   bool usedFallback = false;
-  std::string fallbackReason;  ///< why isl's schedule was not used ("" if it was)
+  std::string fallbackReason;  ///< why isl's schedule was not used ("" if it was, or if the fusion schedule was)
   PhaseSeconds phases;         ///< seconds per phase: dependences, isl per variant, verification, loops
   StatementClusters clusters;  ///< the statements isl scheduled as one (empty when not clustered)
 };
+
+/// `fusion`, `isl`, `fallback`.
+std::string algorithmName(ScheduleOptions::Algorithm a);
+/// The algorithm named `name` (as algorithmName spells it); nullopt for another name.
+std::optional<ScheduleOptions::Algorithm> parseAlgorithm(const std::string& name);
 
 /// Schedules `g`; throws IslError or std::invalid_argument when the graph
 /// cannot be scheduled at all (no valid schedule found by either method).

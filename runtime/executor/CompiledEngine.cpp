@@ -24,8 +24,16 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, Pa
   p.passes = pipeline.run(p.graph, context);
   clock.lap("passes");
   IslContext isl;
-  LoweredProgram lowered = lowerProgram(p.graph, isl);
+  LoweringOptions lowering;
+  if (auto named = context.options.find("scheduler"); named != context.options.end()) {
+    std::optional<ScheduleOptions::Algorithm> algorithm = parseAlgorithm(named->second);
+    if (!algorithm) throw std::invalid_argument("unknown scheduler '" + named->second + "' (fusion, isl or fallback)");
+    lowering.schedule.algorithm = *algorithm;
+  }
+  LoweredProgram lowered = lowerProgram(p.graph, isl, lowering);
   clock.add(lowered.phases);
+  p.scheduler = lowered.schedule.used;
+  p.fusionFailure = lowered.schedule.fusionFailure;
   p.clusters = lowered.schedule.clusters;
   p.stores = std::move(lowered.stores);
   p.loops = std::move(lowered.loops);

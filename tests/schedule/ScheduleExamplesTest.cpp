@@ -1,11 +1,12 @@
-// Scheduling the example programs: isl schedules every example (no fallback),
-// the printed loops with their memory statements (MemoryPlacement) match
-// tests/golden/schedule/NAME.loops, the schedule map
+// Scheduling the example programs: the fusion schedule orders every example
+// (no isl, no fallback), its printed loops with their memory statements
+// (MemoryPlacement) match tests/golden/schedule/NAME.loops; isl's scheduler
+// also schedules every example; each schedule map
 // respects every dependence exactly (isl), and running the loops at concrete
 // bounds — two different assignments from the SAME LoopProgram, since the
 // schedule is parametric — executes every statement instance exactly once,
-// each after every producer point it reads. The fallback schedule passes the
-// same execution checks.
+// each after every producer point it reads. isl's and the fallback schedule
+// pass the same execution checks.
 #include "memory/MemoryPlacement.h"
 #include "frontend/Frontend.h"
 #include "schedule/ScheduleCheck.h"
@@ -42,12 +43,15 @@ Graph compileExample(const fs::path& path) {
   return r.graph;
 }
 
-/// Every example scheduled once by isl and once by the fallback, shared by the tests below.
+/// Every example scheduled by each method, shared by the tests below.
 struct ScheduledExample {
   fs::path path;
   Graph graph;
+  ScheduleResult fusion;  ///< the default
   ScheduleResult isl;
   ScheduleResult fallback;
+
+  std::vector<const ScheduleResult*> all() const { return {&fusion, &isl, &fallback}; }
 };
 
 const std::vector<ScheduledExample>& scheduledExamples() {
@@ -55,13 +59,14 @@ const std::vector<ScheduledExample>& scheduledExamples() {
     std::vector<ScheduledExample> out;
     IslContext ctx;
     for (const fs::path& path : testing::examplePrograms()) {
-      ScheduledExample e{path, compileExample(path), {}, {}};
+      ScheduledExample e{path, compileExample(path), {}, {}, {}};
       // Training programs (`optimize`) are one cycle across domains: the
       // fallback schedule cannot order such a cycle yet, and isl takes
       // minutes on the unoptimised graph. The compiled differential tests
       // and tests/cli/RunTest.cpp run them through the whole pipeline.
       if (!e.graph.trainedParams.empty()) continue;
-      e.isl = computeSchedule(e.graph, ctx);
+      e.fusion = computeSchedule(e.graph, ctx);
+      e.isl = computeSchedule(e.graph, ctx, {ScheduleOptions::Algorithm::Isl});
       e.fallback = computeSchedule(e.graph, ctx, {ScheduleOptions::Algorithm::Fallback});
       out.push_back(std::move(e));
     }
@@ -77,15 +82,24 @@ void expectValidRuns(const Graph& g, const LoopProgram& p) {
   }
 }
 
-TEST(ScheduleExamples, IslSchedulesEveryExampleToItsGoldenLoops) {
+TEST(ScheduleExamples, FusionSchedulesEveryExampleToItsGoldenLoops) {
   ASSERT_GE(scheduledExamples().size(), 6u);
   for (const ScheduledExample& e : scheduledExamples()) {
     SCOPED_TRACE(e.path.filename().string());
+    EXPECT_EQ(e.fusion.used, ScheduleOptions::Algorithm::Fusion) << e.fusion.fusionFailure;
+    EXPECT_EQ(e.fusion.fusionFailure, "");
+    EXPECT_FALSE(e.fusion.scheduleTree.empty());
+    testing::expectGolden(testing::sourceDir() / "tests" / "golden" / "schedule" / goldenName(e.path),
+                          printLoopProgram(e.graph, placeMemory(e.graph, e.fusion.program)));
+  }
+}
+
+TEST(ScheduleExamples, IslSchedulesEveryExample) {
+  for (const ScheduledExample& e : scheduledExamples()) {
+    SCOPED_TRACE(e.path.filename().string());
+    EXPECT_EQ(e.isl.used, ScheduleOptions::Algorithm::Isl);
     EXPECT_FALSE(e.isl.usedFallback) << e.isl.fallbackReason;
     EXPECT_EQ(e.isl.fallbackReason, "");
-    EXPECT_FALSE(e.isl.scheduleTree.empty());
-    testing::expectGolden(testing::sourceDir() / "tests" / "golden" / "schedule" / goldenName(e.path),
-                          printLoopProgram(e.graph, placeMemory(e.graph, e.isl.program)));
   }
 }
 
@@ -93,16 +107,17 @@ TEST(ScheduleExamples, ScheduleMapsRespectEveryDependence) {
   IslContext ctx;
   for (const ScheduledExample& e : scheduledExamples()) {
     SCOPED_TRACE(e.path.filename().string());
-    for (const ScheduleResult* r : {&e.isl, &e.fallback}) {
+    for (const ScheduleResult* r : e.all()) {
       EXPECT_TRUE(scheduleRespects(ctx, r->relations.validityUnion(), r->scheduleMap));
       EXPECT_EQ(scheduleViolations(ctx, r->relations.validityUnion(), r->scheduleMap).find("S_"), std::string::npos);
     }
   }
 }
 
-TEST(ScheduleExamples, IslLoopsRunEveryInstanceOnceAfterItsInputsAtTwoSizes) {
+TEST(ScheduleExamples, FusionAndIslLoopsRunEveryInstanceOnceAfterItsInputsAtTwoSizes) {
   for (const ScheduledExample& e : scheduledExamples()) {
     SCOPED_TRACE(e.path.filename().string());
+    expectValidRuns(e.graph, e.fusion.program);
     expectValidRuns(e.graph, e.isl.program);
   }
 }
@@ -120,7 +135,7 @@ TEST(ScheduleExamples, BoundOneIsAValidSizeToo) {
     SCOPED_TRACE(e.path.filename().string());
     SymbolEnv ones;
     for (const std::string& n : e.graph.boundNames()) ones[n] = 1;
-    for (const ScheduleResult* r : {&e.isl, &e.fallback})
+    for (const ScheduleResult* r : e.all())
       EXPECT_EQ(testing::checkExecutionOrder(e.graph, testing::enumerateExecutions(r->program, ones), ones), "");
   }
 }
@@ -134,7 +149,7 @@ const ScheduledExample& example(const std::string& file) {
 TEST(ScheduleExamples, ReturnsRunsTheFutureReadBackwardsInOneLoop) {
   const ScheduledExample& e = example("returns.tpo");
   SymbolEnv bounds{{"B", 1}, {"T", 6}};
-  for (const ScheduleResult* r : {&e.isl, &e.fallback}) {
+  for (const ScheduleResult* r : e.all()) {
     std::vector<int64_t> order;
     for (const auto& x : testing::enumerateExecutions(r->program, bounds))
       if (e.graph.node(x.node).name == "g") order.push_back(x.point[1]);
@@ -147,7 +162,7 @@ TEST(ScheduleExamples, ReturnsRunsTheFutureReadBackwardsInOneLoop) {
 TEST(ScheduleExamples, DecodeRunsTimeOutsideLayers) {
   // x[l, t] reads y[L-1, t-1] at l == 0: every layer of step t-1 comes before step t.
   const ScheduledExample& e = example("gpt_decode.tpo");
-  for (const ScheduleResult* r : {&e.isl, &e.fallback}) {
+  for (const ScheduleResult* r : e.all()) {
     SymbolEnv bounds{{"L", 2}, {"T", 3}};
     std::vector<std::vector<int64_t>> order;
     for (const auto& x : testing::enumerateExecutions(r->program, bounds))

@@ -43,6 +43,22 @@ int nodeOfLine(const QString& line) {
   return m.hasMatch() ? m.captured(1).toInt() : -1;
 }
 
+/// Which method scheduled the program, as the status line says it.
+QString schedulerText(const CompiledProgram& p) {
+  switch (p.scheduler) {
+    case ScheduleOptions::Algorithm::Fusion:
+      return QObject::tr("loops fused along the dependences (the fusion schedule)");
+    case ScheduleOptions::Algorithm::Isl:
+      return QObject::tr("isl's scheduler%1, %2 chains of %3 nodes read at one point as one isl statement each")
+          .arg(p.fusionFailure.empty() ? QString() : QObject::tr(" (the fusion schedule could not order it: hover)"))
+          .arg(p.clusters.clusters.size())
+          .arg(p.clusters.clusteredStatements());
+    case ScheduleOptions::Algorithm::Fallback:
+      return QObject::tr("the fallback schedule (isl's scheduler failed)");
+  }
+  return {};
+}
+
 }  // namespace
 
 ScheduleView::ScheduleView(QWidget* parent) : QWidget(parent) {
@@ -145,15 +161,14 @@ void ScheduleView::install(const Result& r) {
   }
   code_->setNotes(notes, tips);
   int execs = static_cast<int>(std::count_if(lines.begin(), lines.end(), [](const QString& l) { return nodeOfLine(l) >= 0; }));
-  const StatementClusters& clusters = compiled_->clusters;
-  status_->setText(tr("%1 statements after %2 passes, %3 lines; %4 chains of %5 nodes read at one point were one isl "
-                      "statement each. Stores and bytes at %6 (the storage planner). Click a line to find its source.")
+  status_->setText(tr("%1 statements after %2 passes, %3 lines; %4. Stores and bytes at %5 (the storage planner). "
+                      "Click a line to find its source.")
                        .arg(execs)
                        .arg(compiled_->passes.size())
                        .arg(lines.size() - (lines.endsWith(QString()) ? 1 : 0))
-                       .arg(clusters.clusters.size())
-                       .arg(clusters.clusteredStatements())
+                       .arg(schedulerText(*compiled_))
                        .arg(r.boundsText.isEmpty() ? tr("no default bounds") : r.boundsText));
+  status_->setToolTip(QString::fromStdString(compiled_->fusionFailure));
   iteration_->setSchedule(compiled_);
   Q_EMIT scheduleReady();
 }

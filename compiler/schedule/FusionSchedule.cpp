@@ -1,0 +1,407 @@
+// FusionSchedule: per level, components in dependence order, fused into loops greedily.
+#include "schedule/FusionSchedule.h"
+
+#include "graph/GraphAlgorithms.h"
+
+#include <algorithm>
+#include <optional>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace tempo {
+
+namespace {
+
+using DimMask = uint64_t;
+
+/// A loop: one dimension, one direction.
+struct LoopKind {
+  int dim = -1;
+  bool backward = false;
+  bool operator==(const LoopKind&) const = default;
+};
+
+/// An item of a sequence: a statement, or a loop and the statements it holds.
+struct Item {
+  NodeId statement = -1;        ///< a statement of the sequence (no loop)
+  LoopKind loop;                ///< otherwise the loop
+  std::vector<NodeId> members;  ///< the loop's statements
+  std::vector<Item> body;       ///< filled when the loop's members are scheduled
+};
+
+/// One dependence with its relation parsed once.
+struct Dependence {
+  EdgeId edge = -1;
+  NodeId producer = -1;
+  NodeId consumer = -1;
+  IslPtr<isl_map> relation;  ///< S_P[q] -> S_C[c]
+};
+
+class FusionScheduler {
+public:
+  FusionScheduler(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel, const std::vector<NodeId>& statements)
+      : ctx_(ctx), g_(g), rel_(rel) {
+    for (const DimDecl& d : g.dims) dimIndex(d.name);
+    for (NodeId id : statements)
+      for (const std::string& dim : g.node(id).domain) dimIndex(dim);
+    if (dims_.size() > 64) throw IslError("fusion schedule: more than 64 dimensions");
+    std::set<NodeId> included(statements.begin(), statements.end());
+    for (const EdgeDependence& d : rel.dependences) {
+      if (!included.count(d.producer) || !included.count(d.consumer)) continue;
+      auto map = islCheck(isl_map_read_from_str(ctx, d.validity.c_str()), ctx, "reading a dependence");
+      if (isl_map_is_empty(map.get()) == isl_bool_true) continue;
+      byConsumer_[d.consumer].push_back(deps_.size());
+      deps_.push_back({d.edge, d.producer, d.consumer, std::move(map)});
+    }
+  }
+
+  /// The items of `members` with the loops of `fixed` around them.
+  std::vector<Item> sequence(const std::vector<NodeId>& members, DimMask fixed) {
+    std::set<NodeId> inGroup(members.begin(), members.end());
+    std::vector<size_t> active;
+    for (NodeId c : members)
+      for (size_t k : byConsumer_[c])
+        if (inGroup.count(deps_[k].producer) && isActive(k, fixed)) active.push_back(k);
+    std::vector<EdgeId> edges;
+    for (size_t k : active) edges.push_back(deps_[k].edge);
+    std::vector<NodeId> sorted(members.begin(), members.end());
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<int> preference = dimPreference(members, fixed);
+
+    std::vector<Item> items;
+    std::map<NodeId, size_t> itemOf;
+    for (const std::vector<NodeId>& component : stronglyConnectedComponents(g_, sorted, edges)) {
+      std::set<NodeId> inComponent(component.begin(), component.end());
+      std::vector<size_t> internal, incoming;
+      for (size_t k : active) {
+        if (!inComponent.count(deps_[k].consumer)) continue;
+        (inComponent.count(deps_[k].producer) ? internal : incoming).push_back(k);
+      }
+      // The last item holding a producer: the component may join it (if a
+      // loop) or a later loop; otherwise it goes last (after its producers,
+      // near the statements placed just before it, depth first).
+      size_t last = 0;
+      for (size_t k : incoming) last = std::max(last, itemOf.at(deps_[k].producer));
+      std::vector<LoopKind> kinds = loopKinds(component, internal, fixed, preference);
+      size_t at = place(items, incoming, kinds, last, fixed);
+      if (at == items.size()) {
+        if (kinds.empty() && (!internal.empty() || component.size() > 1))
+          throw IslError("fusion schedule: no loop carries the cycle through" + names(component));
+        Item item;
+        if (kinds.empty()) item.statement = component.front();
+        else item.loop = kinds.front();
+        items.push_back(std::move(item));
+      }
+      Item& item = items[at];
+      for (NodeId n : component) {
+        if (item.statement == -1) item.members.push_back(n);
+        itemOf[n] = at;
+      }
+    }
+    sink(items, active, fixed);
+    for (Item& item : items)
+      if (item.statement == -1) item.body = sequence(item.members, fixed | bit(item.loop.dim));
+    return items;
+  }
+
+  /// The isl schedule tree of `items`.
+  IslPtr<isl_schedule> tree(const std::vector<Item>& items) {
+    IslPtr<isl_schedule> out;
+    for (const Item& item : items) {
+      IslPtr<isl_schedule> next = item.statement != -1 ? leaf(item.statement) : band(item);
+      out = out ? islCheck(isl_schedule_sequence(out.release(), next.release()), ctx_, "sequencing loops")
+                : std::move(next);
+    }
+    return out;
+  }
+
+private:
+  static DimMask bit(int dim) { return DimMask{1} << dim; }
+
+  int dimIndex(const std::string& name) {
+    auto it = std::find(dims_.begin(), dims_.end(), name);
+    if (it != dims_.end()) return static_cast<int>(it - dims_.begin());
+    dims_.push_back(name);
+    return static_cast<int>(dims_.size() - 1);
+  }
+
+  /// The position of global dimension `dim` in `node`'s domain (-1: absent).
+  int position(NodeId node, int dim) const {
+    const std::vector<std::string>& domain = g_.node(node).domain;
+    auto it = std::find(domain.begin(), domain.end(), dims_[dim]);
+    return it == domain.end() ? -1 : static_cast<int>(it - domain.begin());
+  }
+
+  DimMask dimsOf(NodeId node) {
+    DimMask m = 0;
+    for (const std::string& d : g_.node(node).domain) m |= bit(dimIndex(d));
+    return m;
+  }
+
+  /// Dependence `k` restricted to pairs at the same iteration of every fixed loop.
+  IslPtr<isl_map> atSameIteration(size_t k, DimMask fixed) {
+    const Dependence& d = deps_[k];
+    isl_map* m = isl_map_copy(d.relation.get());
+    for (int dim = 0; dim < static_cast<int>(dims_.size()); ++dim)
+      if (fixed & bit(dim)) m = isl_map_equate(m, isl_dim_in, position(d.producer, dim), isl_dim_out, position(d.consumer, dim));
+    return islCheck(m, ctx_, "a dependence inside the loops");
+  }
+
+  bool isActive(size_t k, DimMask fixed) {
+    auto key = std::make_pair(k, fixed);
+    auto it = activeCache_.find(key);
+    if (it != activeCache_.end()) return it->second;
+    bool active = isl_map_is_empty(atSameIteration(k, fixed).get()) != isl_bool_true;
+    return activeCache_[key] = active;
+  }
+
+  /// Whether dependence `k` (active under `fixed`) points along `loop`.
+  bool pointsAlong(size_t k, DimMask fixed, LoopKind loop) {
+    auto key = std::make_tuple(k, fixed, loop.dim, loop.backward);
+    auto it = alongCache_.find(key);
+    if (it != alongCache_.end()) return it->second;
+    const Dependence& d = deps_[k];
+    int p = position(d.producer, loop.dim), c = position(d.consumer, loop.dim);
+    bool along = false;
+    if (p >= 0 && c >= 0) {
+      IslPtr<isl_map> m = atSameIteration(k, fixed);
+      // The pairs that would run the reader first: c < p forwards, c > p backwards.
+      m.reset(loop.backward ? isl_map_order_gt(m.release(), isl_dim_out, c, isl_dim_in, p)
+                            : isl_map_order_lt(m.release(), isl_dim_out, c, isl_dim_in, p));
+      along = isl_map_is_empty(islCheck(m.release(), ctx_, "a dependence's direction").get()) == isl_bool_true;
+    }
+    return alongCache_[key] = along;
+  }
+
+  /// Dimensions not yet fixed, those more statements of the group have first.
+  std::vector<int> dimPreference(const std::vector<NodeId>& members, DimMask fixed) {
+    std::vector<int> count(dims_.size(), 0);
+    for (NodeId n : members)
+      for (int dim = 0; dim < static_cast<int>(dims_.size()); ++dim)
+        if ((dimsOf(n) & bit(dim)) && !(fixed & bit(dim))) ++count[dim];
+    std::vector<int> order;
+    for (int dim = 0; dim < static_cast<int>(dims_.size()); ++dim)
+      if (count[dim]) order.push_back(dim);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return count[a] > count[b]; });
+    return order;
+  }
+
+  /// The loops `component` may run in, preferred first: a dimension every
+  /// member has and `fixed` lacks, in a direction its own dependences accept.
+  std::vector<LoopKind> loopKinds(const std::vector<NodeId>& component, const std::vector<size_t>& internal,
+                                  DimMask fixed, const std::vector<int>& preference) {
+    DimMask common = ~DimMask{0};
+    for (NodeId n : component) common &= dimsOf(n);
+    std::vector<LoopKind> kinds;
+    for (int dim : preference) {
+      if (!(common & bit(dim))) continue;
+      for (bool backward : {false, true}) {
+        LoopKind kind{dim, backward};
+        bool ok = true;
+        for (size_t k : internal) ok = ok && pointsAlong(k, fixed, kind);
+        if (ok) kinds.push_back(kind);
+      }
+    }
+    return kinds;
+  }
+
+  /// The index of the loop at or after `earliest` that `component` can join
+  /// (items.size() when none); every dependence from the loop's members into
+  /// the component must point along it.
+  size_t place(const std::vector<Item>& items, const std::vector<size_t>& incoming, const std::vector<LoopKind>& kinds,
+               size_t earliest, DimMask fixed) {
+    for (size_t at = earliest; at < items.size(); ++at) {
+      const Item& item = items[at];
+      if (item.statement != -1 || std::find(kinds.begin(), kinds.end(), item.loop) == kinds.end()) continue;
+      std::set<NodeId> inLoop(item.members.begin(), item.members.end());
+      bool ok = true;
+      for (size_t k : incoming)
+        if (inLoop.count(deps_[k].producer)) ok = ok && pointsAlong(k, fixed, item.loop);
+      if (ok) return at;
+    }
+    return items.size();
+  }
+
+  /// Bytes of one element of `node` at the bound defaults (at its largest
+  /// point when its shape grows with a dimension).
+  double elementBytes(NodeId node) {
+    auto it = elementBytes_.find(node);
+    if (it != elementBytes_.end()) return it->second;
+    const Node& n = g_.node(node);
+    SymbolEnv env(g_.boundDefaults.begin(), g_.boundDefaults.end());
+    for (const DimDecl& d : g_.dims) env.emplace(d.bound, kUnsetBound);
+    env = g_.withDerivedBounds(env);
+    for (const DimDecl& d : g_.dims) env[d.name] = env[d.bound] - 1;
+    double bytes = static_cast<double>(dtypeSize(n.type.dtype));
+    try {
+      for (int64_t size : n.type.evaluateShape(env)) bytes *= static_cast<double>(std::max<int64_t>(size, 1));
+    } catch (const std::exception&) {
+      bytes = 0;  // a size this estimate cannot evaluate: never worth sinking for
+    }
+    return elementBytes_[node] = bytes;
+  }
+
+  /// Moves a statement that a loop computes only for one later loop into
+  /// that loop, together with the statements of its loop that only it reads
+  /// (a chain), when its element is at least as large as what the move keeps
+  /// alive longer (elements its chain reads from its loop that nothing at or
+  /// after the later loop reads): a permute, an expand, the copy of a growing
+  /// window or a mask is then kept for one iteration instead of for all of
+  /// them. Every dependence into and inside the chain must point along the
+  /// later loop. Members are tried last first.
+  void sink(std::vector<Item>& items, const std::vector<size_t>& active, DimMask fixed) {
+    std::map<NodeId, std::vector<size_t>> readers, producers;
+    for (size_t k : active) {
+      if (deps_[k].producer == deps_[k].consumer) continue;
+      readers[deps_[k].producer].push_back(k);
+      producers[deps_[k].consumer].push_back(k);
+    }
+    auto itemOf = [&](NodeId n) -> std::optional<size_t> {
+      for (size_t at = 0; at < items.size(); ++at)
+        if (items[at].statement == n || std::count(items[at].members.begin(), items[at].members.end(), n)) return at;
+      return std::nullopt;
+    };
+    for (size_t from = items.size(); from-- > 0;) {
+      if (items[from].statement != -1) continue;
+      for (size_t m = items[from].members.size(); m-- > 0;) {
+        if (m >= items[from].members.size()) continue;
+        NodeId node = items[from].members[m];
+        std::optional<size_t> to = sinkTarget(items, from, node, readers[node], fixed);
+        if (!to) continue;
+        std::set<NodeId> inFrom(items[from].members.begin(), items[from].members.end());
+        std::set<NodeId> inTo(items[*to].members.begin(), items[*to].members.end());
+        // The chain: `node` and the statements of its loop read only inside the chain or the later loop.
+        std::set<NodeId> chain{node};
+        for (bool grew = true; grew;) {
+          grew = false;
+          for (NodeId member : std::set<NodeId>(chain))
+            for (size_t k : producers[member]) {
+              NodeId p = deps_[k].producer;
+              if (chain.count(p) || !inFrom.count(p) || hasSelfDependence(p, fixed)) continue;
+              bool onlyChain = true;
+              for (size_t r : readers[p]) onlyChain = onlyChain && (chain.count(deps_[r].consumer) || inTo.count(deps_[r].consumer));
+              if (onlyChain) chain.insert(p), grew = true;
+            }
+        }
+        // What the move keeps alive longer, and whether the chain may run in the later loop.
+        const LoopKind loop = items[*to].loop;
+        double longer = 0;
+        bool fits = true;
+        for (NodeId member : chain) {
+          fits = fits && (dimsOf(member) & bit(loop.dim));
+          for (size_t k : producers[member]) {
+            NodeId p = deps_[k].producer;
+            if (chain.count(p)) {
+              fits = fits && pointsAlong(k, fixed, loop);
+              continue;
+            }
+            if (!inFrom.count(p)) continue;
+            bool keptAnyway = false;
+            for (size_t r : readers[p]) {
+              std::optional<size_t> at = chain.count(deps_[r].consumer) ? std::nullopt : itemOf(deps_[r].consumer);
+              keptAnyway = keptAnyway || (at && *at >= *to);
+            }
+            if (!keptAnyway) longer += elementBytes(p);
+          }
+        }
+        if (!fits || elementBytes(node) < longer) continue;
+        for (NodeId member : chain) {
+          std::erase(items[from].members, member);
+          items[*to].members.push_back(member);
+        }
+      }
+    }
+    std::erase_if(items, [](const Item& item) { return item.statement == -1 && item.members.empty(); });
+  }
+
+  bool hasSelfDependence(NodeId node, DimMask fixed) {
+    for (size_t k : byConsumer_[node])
+      if (deps_[k].producer == node && isActive(k, fixed)) return true;
+    return false;
+  }
+
+  /// The later loop holding every reader of `node` (a statement of item
+  /// `from` with no dependence on itself), if it accepts `node`.
+  std::optional<size_t> sinkTarget(const std::vector<Item>& items, size_t from, NodeId node,
+                                   const std::vector<size_t>& readerDeps, DimMask fixed) {
+    if (readerDeps.empty() || hasSelfDependence(node, fixed)) return std::nullopt;
+    std::optional<size_t> target;
+    for (size_t k : readerDeps) {
+      std::optional<size_t> holder;
+      for (size_t at = 0; at < items.size() && !holder; ++at)
+        if (items[at].statement == -1 &&
+            std::count(items[at].members.begin(), items[at].members.end(), deps_[k].consumer))
+          holder = at;
+      if (!holder || *holder <= from || (target && *target != *holder)) return std::nullopt;
+      target = holder;
+    }
+    const LoopKind loop = items[*target].loop;
+    if (!(dimsOf(node) & bit(loop.dim))) return std::nullopt;
+    for (size_t k : readerDeps)
+      if (!pointsAlong(k, fixed, loop)) return std::nullopt;
+    return target;
+  }
+
+  std::string names(const std::vector<NodeId>& component) const {
+    std::string out;
+    for (NodeId n : component) out += " %" + std::to_string(n);
+    return out;
+  }
+
+  IslPtr<isl_schedule> leaf(NodeId node) {
+    const ScheduleStatement* s = rel_.statementOf(node);
+    auto domain = islCheck(isl_union_set_read_from_str(ctx_, s->domain.c_str()), ctx_, "reading a domain");
+    return islCheck(isl_schedule_from_domain(domain.release()), ctx_, "a statement's schedule");
+  }
+
+  void statementsOf(const std::vector<Item>& items, std::vector<NodeId>& out) const {
+    for (const Item& item : items) {
+      if (item.statement != -1) out.push_back(item.statement);
+      statementsOf(item.body, out);
+    }
+  }
+
+  /// The loop's body with a one-dimensional band on top: `S[c0, c1] -> [c1]` (or `[-c1]`).
+  IslPtr<isl_schedule> band(const Item& item) {
+    std::vector<NodeId> inside;
+    statementsOf(item.body, inside);
+    std::string params, pieces;
+    for (size_t i = 0; i < rel_.params.size(); ++i) params += (i ? ", " : "") + rel_.params[i];
+    for (NodeId n : inside) {
+      const Node& node = g_.node(n);
+      std::string vars;
+      for (size_t i = 0; i < node.domain.size(); ++i) vars += (i ? ", c" : "c") + std::to_string(i);
+      std::string coordinate = (item.loop.backward ? "-c" : "c") + std::to_string(position(n, item.loop.dim));
+      pieces += (pieces.empty() ? "" : "; ") + statementName(n) + "[" + vars + "] -> [" + coordinate + "]";
+    }
+    std::string text = "[" + params + "] -> { " + pieces + " }";
+    IslPtr<isl_schedule> body = tree(item.body);
+    auto map = islCheck(isl_union_map_read_from_str(ctx_, text.c_str()), ctx_, "reading a loop");
+    map.reset(isl_union_map_intersect_domain(map.release(), isl_schedule_get_domain(body.get())));
+    auto partial = islCheck(isl_multi_union_pw_aff_from_union_map(map.release()), ctx_, "a loop's band");
+    return islCheck(isl_schedule_insert_partial_schedule(body.release(), partial.release()), ctx_, "inserting a loop");
+  }
+
+  isl_ctx* ctx_;
+  const Graph& g_;
+  const DependenceRelations& rel_;
+  std::vector<std::string> dims_;
+  std::vector<Dependence> deps_;
+  std::map<NodeId, std::vector<size_t>> byConsumer_;
+  std::map<std::pair<size_t, DimMask>, bool> activeCache_;
+  std::map<std::tuple<size_t, DimMask, int, bool>, bool> alongCache_;
+  std::map<NodeId, double> elementBytes_;
+  static constexpr int64_t kUnsetBound = 16;  ///< a bound without a `set` value, for the size estimate
+};
+
+}  // namespace
+
+IslPtr<isl_schedule> fusionSchedule(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel,
+                                    const std::vector<NodeId>& statements) {
+  if (statements.empty()) throw IslError("fusion schedule: no statements");
+  FusionScheduler s(ctx, g, rel, statements);
+  return s.tree(s.sequence(statements, 0));
+}
+
+}  // namespace tempo
