@@ -18,12 +18,18 @@ std::vector<std::vector<NodeId>> componentsProducersFirst(const Graph& g, const 
   std::vector<NodeId> stack;
   std::vector<std::vector<NodeId>> out;
   int counter = 0;
+  // Each node's followed inputs in Graph::inputs order, gathered in one pass
+  // over the edges (Graph::inputs scans them all on every call).
+  std::map<NodeId, std::vector<const Edge*>> inputsOf;
+  for (const auto& [id, e] : g.edges())
+    if (follow(e)) inputsOf[e.consumer].push_back(&e);
+  for (auto& [consumer, in] : inputsOf)
+    std::stable_sort(in.begin(), in.end(), [](const Edge* a, const Edge* b) { return a->inputIndex < b->inputIndex; });
   std::function<void(NodeId)> visit = [&](NodeId v) {
     index[v] = low[v] = counter++;
     stack.push_back(v);
     onStack.insert(v);
-    for (const Edge* e : g.inputs(v)) {
-      if (!follow(*e)) continue;
+    for (const Edge* e : inputsOf[v]) {
       NodeId w = e->producer;
       if (!index.count(w)) {
         visit(w);

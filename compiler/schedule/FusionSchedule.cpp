@@ -3,6 +3,8 @@
 
 #include "graph/GraphAlgorithms.h"
 
+#include <isl/local_space.h>
+
 #include <algorithm>
 #include <optional>
 #include <map>
@@ -40,21 +42,20 @@ struct Dependence {
 
 class FusionScheduler {
 public:
-  FusionScheduler(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel, const std::vector<NodeId>& statements)
-      : ctx_(ctx), g_(g), rel_(rel) {
+  /// `domain`'s statements with the dependences of `validity` between them (both parsed once, by the caller).
+  FusionScheduler(isl_ctx* ctx, const Graph& g, isl_union_set* domain, isl_union_map* validity) : ctx_(ctx), g_(g) {
     for (const DimDecl& d : g.dims) dimIndex(d.name);
-    for (NodeId id : statements)
+    isl_union_set_foreach_set(domain, &FusionScheduler::addStatement, this);
+    for (const auto& [id, set] : domains_) {
+      statements_.push_back(id);
       for (const std::string& dim : g.node(id).domain) dimIndex(dim);
-    if (dims_.size() > 64) throw IslError("fusion schedule: more than 64 dimensions");
-    std::set<NodeId> included(statements.begin(), statements.end());
-    for (const EdgeDependence& d : rel.dependences) {
-      if (!included.count(d.producer) || !included.count(d.consumer)) continue;
-      auto map = islCheck(isl_map_read_from_str(ctx, d.validity.c_str()), ctx, "reading a dependence");
-      if (isl_map_is_empty(map.get()) == isl_bool_true) continue;
-      byConsumer_[d.consumer].push_back(deps_.size());
-      deps_.push_back({d.edge, d.producer, d.consumer, std::move(map)});
     }
+    if (dims_.size() > 64) throw IslError("fusion schedule: more than 64 dimensions");
+    for (const auto& [id, e] : g.edges()) edgeOf_.emplace(std::make_pair(e.producer, e.consumer), id);
+    isl_union_map_foreach_map(validity, &FusionScheduler::addDependence, this);
   }
+
+  const std::vector<NodeId>& statements() const { return statements_; }
 
   /// The items of `members` with the loops of `fixed` around them.
   std::vector<Item> sequence(const std::vector<NodeId>& members, DimMask fixed) {
@@ -349,10 +350,31 @@ private:
     return out;
   }
 
+  static isl_stat addStatement(isl_set* set, void* user) {
+    auto* self = static_cast<FusionScheduler*>(user);
+    std::optional<NodeId> node = nodeOfStatement(isl_set_get_tuple_name(set));
+    if (node) self->domains_[*node] = IslPtr<isl_set>(set);
+    else isl_set_free(set);
+    return isl_stat_ok;
+  }
+
+  static isl_stat addDependence(isl_map* map, void* user) {
+    auto* self = static_cast<FusionScheduler*>(user);
+    IslPtr<isl_map> relation(map);
+    std::optional<NodeId> producer = nodeOfStatement(isl_map_get_tuple_name(map, isl_dim_in));
+    std::optional<NodeId> consumer = nodeOfStatement(isl_map_get_tuple_name(map, isl_dim_out));
+    auto edge = producer && consumer ? self->edgeOf_.find({*producer, *consumer}) : self->edgeOf_.end();
+    if (edge == self->edgeOf_.end() || !self->domains_.count(*producer) || !self->domains_.count(*consumer) ||
+        isl_map_is_empty(map) == isl_bool_true)
+      return isl_stat_ok;
+    self->byConsumer_[*consumer].push_back(self->deps_.size());
+    self->deps_.push_back({edge->second, *producer, *consumer, std::move(relation)});
+    return isl_stat_ok;
+  }
+
   IslPtr<isl_schedule> leaf(NodeId node) {
-    const ScheduleStatement* s = rel_.statementOf(node);
-    auto domain = islCheck(isl_union_set_read_from_str(ctx_, s->domain.c_str()), ctx_, "reading a domain");
-    return islCheck(isl_schedule_from_domain(domain.release()), ctx_, "a statement's schedule");
+    isl_union_set* domain = isl_union_set_from_set(isl_set_copy(domains_.at(node).get()));
+    return islCheck(isl_schedule_from_domain(domain), ctx_, "a statement's schedule");
   }
 
   void statementsOf(const std::vector<Item>& items, std::vector<NodeId>& out) const {
@@ -366,26 +388,27 @@ private:
   IslPtr<isl_schedule> band(const Item& item) {
     std::vector<NodeId> inside;
     statementsOf(item.body, inside);
-    std::string params, pieces;
-    for (size_t i = 0; i < rel_.params.size(); ++i) params += (i ? ", " : "") + rel_.params[i];
-    for (NodeId n : inside) {
-      const Node& node = g_.node(n);
-      std::string vars;
-      for (size_t i = 0; i < node.domain.size(); ++i) vars += (i ? ", c" : "c") + std::to_string(i);
-      std::string coordinate = (item.loop.backward ? "-c" : "c") + std::to_string(position(n, item.loop.dim));
-      pieces += (pieces.empty() ? "" : "; ") + statementName(n) + "[" + vars + "] -> [" + coordinate + "]";
-    }
-    std::string text = "[" + params + "] -> { " + pieces + " }";
     IslPtr<isl_schedule> body = tree(item.body);
-    auto map = islCheck(isl_union_map_read_from_str(ctx_, text.c_str()), ctx_, "reading a loop");
-    map.reset(isl_union_map_intersect_domain(map.release(), isl_schedule_get_domain(body.get())));
-    auto partial = islCheck(isl_multi_union_pw_aff_from_union_map(map.release()), ctx_, "a loop's band");
+    isl_union_pw_multi_aff* coordinates = isl_union_pw_multi_aff_empty(isl_union_set_get_space(
+        islCheck(isl_schedule_get_domain(body.get()), ctx_, "a loop's domain").get()));
+    for (NodeId n : inside) {
+      isl_set* domain = domains_.at(n).get();
+      isl_aff* c = isl_aff_var_on_domain(isl_local_space_from_space(isl_set_get_space(domain)), isl_dim_set,
+                                         position(n, item.loop.dim));
+      if (item.loop.backward) c = isl_aff_neg(c);
+      isl_pw_multi_aff* piece = isl_pw_multi_aff_from_multi_aff(isl_multi_aff_from_aff(c));
+      piece = isl_pw_multi_aff_intersect_domain(piece, isl_set_copy(domain));
+      coordinates = isl_union_pw_multi_aff_add_pw_multi_aff(coordinates, piece);
+    }
+    auto partial = islCheck(isl_multi_union_pw_aff_from_union_pw_multi_aff(coordinates), ctx_, "a loop's band");
     return islCheck(isl_schedule_insert_partial_schedule(body.release(), partial.release()), ctx_, "inserting a loop");
   }
 
   isl_ctx* ctx_;
   const Graph& g_;
-  const DependenceRelations& rel_;
+  std::map<NodeId, IslPtr<isl_set>> domains_;     ///< each statement's domain
+  std::vector<NodeId> statements_;                ///< ascending
+  std::map<std::pair<NodeId, NodeId>, EdgeId> edgeOf_;  ///< an edge of each (producer, consumer) pair
   std::vector<std::string> dims_;
   std::vector<Dependence> deps_;
   std::map<NodeId, std::vector<size_t>> byConsumer_;
@@ -397,11 +420,10 @@ private:
 
 }  // namespace
 
-IslPtr<isl_schedule> fusionSchedule(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel,
-                                    const std::vector<NodeId>& statements) {
-  if (statements.empty()) throw IslError("fusion schedule: no statements");
-  FusionScheduler s(ctx, g, rel, statements);
-  return s.tree(s.sequence(statements, 0));
+IslPtr<isl_schedule> fusionSchedule(isl_ctx* ctx, const Graph& g, isl_union_set* domain, isl_union_map* validity) {
+  FusionScheduler s(ctx, g, domain, validity);
+  if (s.statements().empty()) throw IslError("fusion schedule: no statements");
+  return s.tree(s.sequence(s.statements(), 0));
 }
 
 }  // namespace tempo

@@ -33,11 +33,12 @@
 
 namespace tempo {
 
-/// The schedule tree of `statements` (node ids with a non-empty domain) of
-/// `g`: sequences and one-dimensional bands, each band a loop over one
-/// dimension (negated when it runs backwards). Throws IslError when no such
-/// loop nest respects the dependences (see the header comment).
-IslPtr<isl_schedule> fusionSchedule(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel,
-                                    const std::vector<NodeId>& statements);
+/// The schedule tree of the statements of `domain` (`S_n[...]` sets of `g`'s
+/// nodes, as DependenceRelations names them) under the dependences
+/// `validity` (between them; others are ignored): sequences and
+/// one-dimensional bands, each band a loop over one dimension (negated when
+/// it runs backwards). Neither argument is consumed. Throws IslError when no
+/// such loop nest respects the dependences (see the header comment).
+IslPtr<isl_schedule> fusionSchedule(isl_ctx* ctx, const Graph& g, isl_union_set* domain, isl_union_map* validity);
 
 }  // namespace tempo

@@ -3,51 +3,72 @@
 
 #include "schedule/IslPtr.h"
 
+#include <map>
+#include <string>
+
 namespace tempo {
 
 namespace {
 
-/// { time(A) -> time(B) : A -> B in deps }.
-IslPtr<isl_union_map> timeRelation(isl_union_map* deps, isl_union_map* schedule) {
-  isl_union_map* t = isl_union_map_apply_domain(isl_union_map_copy(deps), isl_union_map_copy(schedule));
-  return IslPtr<isl_union_map>(isl_union_map_apply_range(t, isl_union_map_copy(schedule)));
+/// The schedule split by statement (tuple name -> its map to time), so each
+/// dependence is checked against its two statements' maps alone: applying
+/// the whole schedule to the whole union of dependences merges every pair
+/// into one time -> time map of hundreds of pieces, which isl simplifies
+/// again and again.
+struct SplitCheck {
+  std::map<std::string, IslPtr<isl_map>> timeOf;
+  bool ok = true;
+};
+
+isl_stat addStatementTime(isl_map* map, void* user) {
+  auto* check = static_cast<SplitCheck*>(user);
+  check->timeOf[isl_map_get_tuple_name(map, isl_dim_in)] = IslPtr<isl_map>(map);
+  return isl_stat_ok;
 }
 
-/// Callback of isl_union_map_foreach_map: clears `*ok` for a pair not strictly increasing.
-isl_stat checkIncreasing(isl_map* map, void* user) {
-  auto* ok = static_cast<isl_bool*>(user);
-  IslPtr<isl_map> owned(map);
-  isl_space* space = isl_map_get_space(map);
-  if (isl_space_tuple_is_equal(space, isl_dim_in, space, isl_dim_out) != isl_bool_true) {
-    isl_space_free(space);
-    *ok = isl_bool_false;
+/// Clears `ok` when a pair of dependence `dep` is not strictly increasing in
+/// time, or when one of its statements has no time (is not scheduled).
+isl_stat checkDependence(isl_map* dep, void* user) {
+  auto* check = static_cast<SplitCheck*>(user);
+  IslPtr<isl_map> owned(dep);
+  if (!check->ok) return isl_stat_ok;
+  auto producer = check->timeOf.find(isl_map_get_tuple_name(dep, isl_dim_in));
+  auto consumer = check->timeOf.find(isl_map_get_tuple_name(dep, isl_dim_out));
+  if (producer == check->timeOf.end() || consumer == check->timeOf.end()) {
+    check->ok = isl_map_is_empty(dep) == isl_bool_true;
     return isl_stat_ok;
   }
-  IslPtr<isl_map> before(isl_map_lex_lt(isl_space_range(space)));
-  isl_bool sub = isl_map_is_subset(map, before.get());
-  if (sub != isl_bool_true) *ok = sub;
-  return sub == isl_bool_error ? isl_stat_error : isl_stat_ok;
+  // Every instance the dependence names must be scheduled.
+  IslPtr<isl_set> from(isl_map_domain(isl_map_copy(dep))), to(isl_map_range(isl_map_copy(dep)));
+  IslPtr<isl_set> scheduledFrom(isl_map_domain(isl_map_copy(producer->second.get())));
+  IslPtr<isl_set> scheduledTo(isl_map_domain(isl_map_copy(consumer->second.get())));
+  isl_bool covered = isl_set_is_subset(from.get(), scheduledFrom.get());
+  if (covered == isl_bool_true) covered = isl_set_is_subset(to.get(), scheduledTo.get());
+  if (covered == isl_bool_error) return isl_stat_error;
+  if (covered != isl_bool_true) {
+    check->ok = false;
+    return isl_stat_ok;
+  }
+  isl_map* times = isl_map_apply_domain(isl_map_copy(dep), isl_map_copy(producer->second.get()));
+  times = isl_map_apply_range(times, isl_map_copy(consumer->second.get()));
+  IslPtr<isl_map> t(times);
+  if (!t) return isl_stat_error;
+  IslPtr<isl_map> before(isl_map_lex_lt(isl_space_range(isl_map_get_space(t.get()))));
+  isl_bool sub = isl_map_is_subset(t.get(), before.get());
+  if (sub == isl_bool_error) return isl_stat_error;
+  check->ok = sub == isl_bool_true;
+  return isl_stat_ok;
 }
 
 }  // namespace
 
 bool scheduleRespects(isl_union_map* deps, isl_union_map* schedule) {
   isl_ctx* ctx = isl_union_map_get_ctx(deps);
-  auto times = timeRelation(deps, schedule);
-  if (!times) throw IslError("applying the schedule: " + islLastError(ctx));
-  // A dependence whose ends are not both scheduled cannot be respected.
-  auto scheduled = IslPtr<isl_union_set>(isl_union_map_domain(isl_union_map_copy(schedule)));
-  isl_bool covered = isl_union_set_is_subset(IslPtr<isl_union_set>(isl_union_map_domain(isl_union_map_copy(deps))).get(),
-                                             scheduled.get());
-  isl_bool coveredRange = isl_union_set_is_subset(
-      IslPtr<isl_union_set>(isl_union_map_range(isl_union_map_copy(deps))).get(), scheduled.get());
-  if (covered == isl_bool_error || coveredRange == isl_bool_error)
+  SplitCheck check;
+  if (isl_union_map_foreach_map(schedule, addStatementTime, &check) == isl_stat_error ||
+      isl_union_map_foreach_map(deps, checkDependence, &check) == isl_stat_error)
     throw IslError("checking the schedule: " + islLastError(ctx));
-  if (covered != isl_bool_true || coveredRange != isl_bool_true) return false;
-  isl_bool ok = isl_bool_true;
-  if (isl_union_map_foreach_map(times.get(), checkIncreasing, &ok) == isl_stat_error || ok == isl_bool_error)
-    throw IslError("checking the schedule: " + islLastError(ctx));
-  return ok == isl_bool_true;
+  return check.ok;
 }
 
 bool scheduleRespects(IslContext& ctx, const std::string& deps, const std::string& schedule) {

@@ -193,23 +193,18 @@ IslPtr<isl_schedule> clusteredSchedule(isl_ctx* ctx, const Graph& g, const Depen
 }
 
 /// The hoisted statements in sequence, then `scheduleRest`'s schedule of the
-/// other statements (given the inputs restricted to them and their node ids).
-IslPtr<isl_schedule> hoistedThen(
-    isl_ctx* ctx, const Graph& g, const DependenceRelations& rel, const IslInputs& in,
-    const std::function<IslPtr<isl_schedule>(const IslInputs&, const std::vector<NodeId>&)>& scheduleRest) {
+/// other statements (given the inputs restricted to them).
+IslPtr<isl_schedule> hoistedThen(isl_ctx* ctx, const Graph& g, const DependenceRelations& rel, const IslInputs& in,
+                                 const std::function<IslPtr<isl_schedule>(const IslInputs&)>& scheduleRest) {
   std::vector<NodeId> hoisted = hoistedStatements(g);
-  std::set<NodeId> isHoisted(hoisted.begin(), hoisted.end());
-  std::vector<NodeId> rest;
-  for (const auto& [id, n] : g.nodes())
-    if (!isHoisted.count(id)) rest.push_back(id);
-  if (hoisted.empty()) return scheduleRest(in, rest);
+  if (hoisted.empty()) return scheduleRest(in);
   std::string order = hoistedOrder(rel, hoisted);
   auto orderMap = islCheck(isl_union_map_read_from_str(ctx, order.c_str()), ctx, "reading the hoisted order");
   auto hoistedDomain = islCheck(isl_union_map_domain(isl_union_map_copy(orderMap.get())), ctx, "hoisted domain");
   IslInputs main = withoutHoisted(ctx, in, hoistedDomain.get());
   IslPtr<isl_schedule> first = bandSchedule(ctx, hoistedDomain.get(), order, "hoisted order");
   if (isl_union_set_is_empty(main.domain.get()) == isl_bool_true) return first;
-  IslPtr<isl_schedule> second = scheduleRest(main, rest);
+  IslPtr<isl_schedule> second = scheduleRest(main);
   return islCheck(isl_schedule_sequence(first.release(), second.release()), ctx, "sequencing hoisted statements");
 }
 
@@ -266,7 +261,7 @@ Variant scheduleVariant(isl_ctx* ctx, const Graph& g, const DependenceRelations&
   const std::string way = newest == TimeDirection::Forward ? " (forwards)" : " (backwards)";
   auto attempt = [&](const StatementClusters& c) {
     IslInputs in = readInputs(ctx, rel, newest);
-    IslPtr<isl_schedule> schedule = hoistedThen(ctx, g, rel, in, [&](const IslInputs& rest, const std::vector<NodeId>&) {
+    IslPtr<isl_schedule> schedule = hoistedThen(ctx, g, rel, in, [&](const IslInputs& rest) {
       return clusteredSchedule(ctx, g, rel, c, rest, options.maxIslOperations);
     });
     clock.lap("isl schedule" + way);
@@ -316,8 +311,8 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
     try {
       IslInputs in = readInputs(ctx, r.relations, std::nullopt);
       IslPtr<isl_schedule> schedule =
-          hoistedThen(ctx, g, r.relations, in, [&](const IslInputs&, const std::vector<NodeId>& rest) {
-            return fusionSchedule(ctx, g, r.relations, rest);
+          hoistedThen(ctx, g, r.relations, in, [&](const IslInputs& rest) {
+            return fusionSchedule(ctx, g, rest.domain.get(), rest.validity.get());
           });
       clock.lap("fusion schedule");
       best = finish(ctx, g, r.relations, in, std::move(schedule), clock);

@@ -119,8 +119,10 @@ TEST(FusionSchedule, ACycleAtOnePointIsAnErrorNamingItsStatements) {
   addEdge(g, b, 0, a, {at(dim("t"))});
   IslContext ctx;
   DependenceRelations rel = buildDependenceRelations(g, ctx);
+  auto domain = islCheck(isl_union_set_read_from_str(ctx.get(), rel.domainUnion().c_str()), ctx.get(), "domain");
+  auto validity = islCheck(isl_union_map_read_from_str(ctx.get(), rel.validityUnion().c_str()), ctx.get(), "deps");
   try {
-    fusionSchedule(ctx.get(), g, rel, {a, b});
+    fusionSchedule(ctx.get(), g, domain.get(), validity.get());
     FAIL() << "expected an IslError";
   } catch (const IslError& e) {
     EXPECT_NE(std::string(e.what()).find("no loop carries the cycle through %0 %1"), std::string::npos) << e.what();
