@@ -1,5 +1,7 @@
 #include "graph/Graph.h"
 
+#include <tuple>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -44,19 +46,52 @@ NodeId Graph::addNode(Node node) {
 EdgeId Graph::addEdge(Edge edge) {
   edge.id = nextEdge_++;
   EdgeId id = edge.id;
+  inputsOf_[edge.consumer].push_back(id);
   edges_.emplace(id, std::move(edge));
   return id;
 }
 
 void Graph::removeNode(NodeId id) {
   for (auto it = edges_.begin(); it != edges_.end();) {
-    if (it->second.consumer == id || it->second.producer == id) it = edges_.erase(it);
-    else ++it;
+    if (it->second.consumer == id || it->second.producer == id) {
+      forgetInput(it->second);
+      it = edges_.erase(it);
+    } else {
+      ++it;
+    }
   }
+  inputsOf_.erase(id);
   nodes_.erase(id);
 }
 
-void Graph::removeEdge(EdgeId id) { edges_.erase(id); }
+void Graph::removeEdge(EdgeId id) {
+  auto it = edges_.find(id);
+  if (it == edges_.end()) return;
+  forgetInput(it->second);
+  edges_.erase(it);
+}
+
+void Graph::forgetInput(const Edge& e) {
+  auto in = inputsOf_.find(e.consumer);
+  if (in == inputsOf_.end()) return;
+  std::erase(in->second, e.id);
+  if (in->second.empty()) inputsOf_.erase(in);
+}
+
+std::string Graph::checkInputIndex() const {
+  size_t indexed = 0;
+  for (const auto& [consumer, ids] : inputsOf_)
+    for (EdgeId id : ids) {
+      auto it = edges_.find(id);
+      if (it == edges_.end()) return "edge " + std::to_string(id) + " is indexed but not in the graph";
+      if (it->second.consumer != consumer)
+        return "edge " + std::to_string(id) + " now reads into %" + std::to_string(it->second.consumer) +
+               ", not %" + std::to_string(consumer) + " (an edge's consumer must not change once added)";
+      ++indexed;
+    }
+  if (indexed != edges_.size()) return "some edges are not indexed by their consumer";
+  return "";
+}
 
 const Node& Graph::node(NodeId id) const {
   auto it = nodes_.find(id);
@@ -77,10 +112,12 @@ Edge& Graph::edge(EdgeId id) {
 
 std::vector<const Edge*> Graph::inputs(NodeId consumer) const {
   std::vector<const Edge*> out;
-  for (const auto& [id, e] : edges_)
-    if (e.consumer == consumer) out.push_back(&e);
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Edge* a, const Edge* b) { return a->inputIndex < b->inputIndex; });
+  auto in = inputsOf_.find(consumer);
+  if (in == inputsOf_.end()) return out;
+  for (EdgeId id : in->second) out.push_back(&edges_.at(id));
+  std::sort(out.begin(), out.end(), [](const Edge* a, const Edge* b) {
+    return std::tie(a->inputIndex, a->id) < std::tie(b->inputIndex, b->id);
+  });
   return out;
 }
 

@@ -138,8 +138,13 @@ public:
   const std::map<NodeId, Node>& nodes() const { return nodes_; }
   const std::map<EdgeId, Edge>& edges() const { return edges_; }
 
-  /// Edges into `consumer`, ordered by inputIndex.
+  /// Edges into `consumer`, ordered by inputIndex (then id); from an index
+  /// by consumer, so an edge's consumer must not change once it is added
+  /// (its producer, index and condition may).
   std::vector<const Edge*> inputs(NodeId consumer) const;
+  /// "" when the index by consumer agrees with the edges; otherwise what
+  /// disagrees (validateGraph reports it).
+  std::string checkInputIndex() const;
   /// Edges out of `producer` (its readers), ordered by id.
   std::vector<const Edge*> users(NodeId producer) const;
 
@@ -158,8 +163,11 @@ public:
   TensorType readType(const Edge& e) const;
 
 private:
+  void forgetInput(const Edge& e);  ///< drops `e` from the index by consumer
+
   std::map<NodeId, Node> nodes_;
   std::map<EdgeId, Edge> edges_;
+  std::map<NodeId, std::vector<EdgeId>> inputsOf_;  ///< consumer -> its edges, in order of addition
   NodeId nextNode_ = 0;
   EdgeId nextEdge_ = 0;
 };

@@ -87,6 +87,7 @@ std::vector<std::string> validateGraph(const Graph& g) {
     if (!g.hasNode(e.consumer)) problems.push_back("edge " + std::to_string(id) + " has a missing consumer");
     if (!g.hasNode(e.producer)) problems.push_back("edge " + std::to_string(id) + " has a missing producer");
   }
+  if (std::string index = g.checkInputIndex(); !index.empty()) problems.push_back(index);
   for (const auto& [id, n] : g.nodes()) checkNode(g, n, bounds, problems);
   for (const GraphOutput& o : g.outputs)
     if (!g.hasNode(o.node)) problems.push_back("output '" + o.name + "' names a missing node");
