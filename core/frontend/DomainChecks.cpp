@@ -6,6 +6,7 @@
 #include <functional>
 #include <numeric>
 #include <set>
+#include <tuple>
 
 namespace tempo {
 
@@ -207,7 +208,7 @@ public:
         std::vector<EdgeId> kept;
         bool ordered = true;
         for (EdgeId id : edges) {
-          PointSet r = relationAlong(g.edge(id), d);
+          const PointSet& r = relationAlong(g.edge(id), d);
           if (!r.intersect(compare(g.edge(id), d, direction > 0 ? Constraint::Rel::Gt : Constraint::Rel::Lt)).isEmpty()) {
             ordered = false;
             break;
@@ -243,14 +244,28 @@ private:
     return v;
   }
 
-  /// `dim_src REL dim` over the consumer's points.
-  PointSet compare(const Edge& e, const std::string& dim, Constraint::Rel rel) {
-    return PointSet::fromConstraints(cx_.isl, vars(e, dim), cx_.params(),
-                                     {{IndexExpr::dim(primed(dim)), rel, IndexExpr::dim(dim)}});
+  /// `dim_src REL dim` over the consumer's points (the same for every
+  /// consumer of one domain: built once per domain, dimension and relation).
+  const PointSet& compare(const Edge& e, const std::string& dim, Constraint::Rel rel) {
+    auto key = std::make_tuple(cx_.graph.node(e.consumer).domain, dim, static_cast<int>(rel));
+    auto it = comparisons_.find(key);
+    if (it == comparisons_.end())
+      it = comparisons_.emplace(key, PointSet::fromConstraints(cx_.isl, vars(e, dim), cx_.params(),
+                                                               {{IndexExpr::dim(primed(dim)), rel, IndexExpr::dim(dim)}}))
+               .first;
+    return it->second;
   }
 
-  /// {(c, dim_src) : the consumer point c reads coordinate dim_src of `dim` through e}.
-  PointSet relationAlong(const Edge& e, const std::string& dim) {
+  /// {(c, dim_src) : the consumer point c reads coordinate dim_src of `dim` through e};
+  /// built once per edge and dimension (both directions and every piece of the cycle ask again).
+  const PointSet& relationAlong(const Edge& e, const std::string& dim) {
+    auto key = std::make_pair(e.id, dim);
+    auto it = relations_.find(key);
+    if (it == relations_.end()) it = relations_.emplace(key, buildRelationAlong(e, dim)).first;
+    return it->second;
+  }
+
+  PointSet buildRelationAlong(const Edge& e, const std::string& dim) {
     const Graph& g = cx_.graph;
     std::vector<Constraint> cs;
     for (const std::string& d : g.node(e.consumer).domain) {
@@ -277,6 +292,8 @@ private:
   }
 
   LoweringContext& cx_;
+  std::map<std::pair<EdgeId, std::string>, PointSet> relations_;
+  std::map<std::tuple<std::vector<std::string>, std::string, int>, PointSet> comparisons_;
 };
 
 }  // namespace
