@@ -302,8 +302,6 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
   PhaseClock clock;
   r.relations = buildDependenceRelations(g, context);
   clock.lap("dependences");
-  if (options.clusterStatements) r.clusters = clusterStatements(g, r.relations, context);
-  clock.lap("statement clusters");
 
   std::optional<Candidate> best;
   bool clustered = false;
@@ -324,6 +322,8 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
   }
   if (!best && options.algorithm != ScheduleOptions::Algorithm::Fallback) {
     r.used = ScheduleOptions::Algorithm::Isl;
+    if (options.clusterStatements) r.clusters = clusterStatements(g, r.relations, context);
+    clock.lap("statement clusters");
     // The newest element of a slice depends on the direction time will run in,
     // which only the schedule decides: try both, keep the simpler loops.
     // The backwards variant runs on another thread in an isl context of its
