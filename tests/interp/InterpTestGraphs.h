@@ -101,4 +101,15 @@ inline CounterGraph buildCounter(Graph& g) {
   return k;
 }
 
+/// a[t] = b[t], b[t] = a[t] over `t < T` (%0 and %1): a cycle at one point, which no schedule orders.
+inline Graph samePointCycle() {
+  Graph g;
+  g.dims = {{"t", "T"}};
+  NodeId a = addNode(g, OpKind::Identity, {"t"}, f32(), {}, "a");
+  NodeId b = addNode(g, OpKind::Identity, {"t"}, f32(), {}, "b");
+  addEdge(g, a, 0, b, {at(dim("t"))});
+  addEdge(g, b, 0, a, {at(dim("t"))});
+  return g;
+}
+
 }  // namespace tempo::interp_test

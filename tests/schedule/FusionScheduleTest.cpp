@@ -42,17 +42,28 @@ TEST(FusionSchedule, StatementsAtTheSamePointShareOneLoop) {
             "  exec %1 y[t=c0]\n");
 }
 
-TEST(FusionSchedule, AWholeReadClosesTheLoop) {
-  // s = sum(a[0:T]) needs every step of a: z[t] = a[t] + s runs in a second loop.
+/// a[t] = a[t-1] + 1; s = sum(a[0:T]); z[t] = a[t] + s — or, with `big`,
+/// z[t] = big[t] + s where big[t] = expand(a[t]) is 64 floats (T = 8 by default).
+Graph wholeReadAfterALoop(bool big) {
   Graph g;
   g.dims = {{"t", "T"}};
+  g.boundDefaults["T"] = 8;
+  TensorType element = big ? f32({IndexExpr(64)}) : f32();
   NodeId a = addNode(g, OpKind::Add, {"t"}, f32(), {}, "a");
+  NodeId b = big ? addNode(g, OpKind::Identity, {"t"}, element, {}, "big") : a;
   NodeId s = addNode(g, OpKind::ReduceSum, {}, f32(), reduceAttrs({0}), "s");
-  NodeId z = addNode(g, OpKind::Add, {"t"}, f32(), {}, "z");
+  NodeId z = addNode(g, OpKind::Add, {"t"}, element, {}, "z");
   addEdge(g, a, 0, a, {at(dim("t") - 1)});
+  if (big) addEdge(g, b, 0, a, {at(dim("t"))});
   addEdge(g, s, 0, a, {range(0, bound("T"))});
-  addEdge(g, z, 0, a, {at(dim("t"))});
+  addEdge(g, z, 0, b, {at(dim("t"))});
   addEdge(g, z, 1, s, {});
+  return g;
+}
+
+TEST(FusionSchedule, AWholeReadClosesTheLoop) {
+  // s needs every step of a: z runs in a second loop.
+  Graph g = wholeReadAfterALoop(false);
   ScheduleResult r = fusion(g, {{{"T", 1}}, {{"T", 4}}});
   EXPECT_EQ(printLoopProgram(g, r.program),
             "for c0 in 0..T:\n"
@@ -86,20 +97,9 @@ TEST(FusionSchedule, ATrainingStepIsOneIterationLoopWithForwardsAndBackwardsTime
 }
 
 TEST(FusionSchedule, AStatementComputedOnlyForALaterLoopSinksIntoIt) {
-  // big[t] = expand(a[t]) is read only by z, which needs s = sum(a[0:T]) first:
-  // computed in a's loop it would be kept for every step; in z's loop, for one.
-  Graph g;
-  g.dims = {{"t", "T"}};
-  NodeId a = addNode(g, OpKind::Add, {"t"}, f32(), {}, "a");
-  NodeId big = addNode(g, OpKind::Identity, {"t"}, f32({IndexExpr(64)}), {}, "big");
-  NodeId s = addNode(g, OpKind::ReduceSum, {}, f32(), reduceAttrs({0}), "s");
-  NodeId z = addNode(g, OpKind::Add, {"t"}, f32({IndexExpr(64)}), {}, "z");
-  addEdge(g, a, 0, a, {at(dim("t") - 1)});
-  addEdge(g, big, 0, a, {at(dim("t"))});
-  addEdge(g, s, 0, a, {range(0, bound("T"))});
-  addEdge(g, z, 0, big, {at(dim("t"))});
-  addEdge(g, z, 1, s, {});
-  g.boundDefaults["T"] = 8;
+  // big is read only by z: computed in a's loop it would be kept for every
+  // step; in z's loop, for one.
+  Graph g = wholeReadAfterALoop(true);
   ScheduleResult r = fusion(g, {{{"T", 1}}, {{"T", 4}}});
   EXPECT_EQ(printLoopProgram(g, r.program),
             "for c0 in 0..T:\n"
@@ -111,12 +111,7 @@ TEST(FusionSchedule, AStatementComputedOnlyForALaterLoopSinksIntoIt) {
 }
 
 TEST(FusionSchedule, ACycleAtOnePointIsAnErrorNamingItsStatements) {
-  Graph g;
-  g.dims = {{"t", "T"}};
-  NodeId a = addNode(g, OpKind::Identity, {"t"}, f32(), {}, "a");
-  NodeId b = addNode(g, OpKind::Identity, {"t"}, f32(), {}, "b");
-  addEdge(g, a, 0, b, {at(dim("t"))});
-  addEdge(g, b, 0, a, {at(dim("t"))});
+  Graph g = samePointCycle();
   IslContext ctx;
   DependenceRelations rel = buildDependenceRelations(g, ctx);
   auto domain = islCheck(isl_union_set_read_from_str(ctx.get(), rel.domainUnion().c_str()), ctx.get(), "domain");
