@@ -126,7 +126,19 @@ IslContext::IslContext() : ctx_(isl_ctx_alloc()) {
   isl_options_set_on_error(ctx_, ISL_ON_ERROR_CONTINUE);
 }
 
-IslContext::~IslContext() { isl_ctx_free(ctx_); }
+IslContext::~IslContext() {
+  for (auto& [text, set] : parsed_) isl_set_free(set);
+  isl_ctx_free(ctx_);
+}
+
+isl_set* IslContext::parsedSet(const std::string& text) {
+  auto it = parsed_.find(text);
+  if (it == parsed_.end()) {
+    isl_set* set = isl_set_remove_redundancies(isl_set_coalesce(parseSet(ctx_, text)));
+    it = parsed_.emplace(text, set).first;
+  }
+  return isl_set_copy(it->second);
+}
 
 std::string IslContext::version() { return isl_version(); }
 
@@ -158,7 +170,7 @@ PointSet PointSet::fromConstraints(IslContext& ctx, std::vector<std::string> var
     body += (body.empty() ? "" : " and ") + islConstraint(c, renaming);
   std::string text = "[" + joinNames("p", params.size()) + "] -> { [" +
                      joinNames("v", vars.size()) + "]" + (body.empty() ? "" : " : " + body) + " }";
-  isl_set* set = isl_set_remove_redundancies(isl_set_coalesce(parseSet(ctx.get(), text)));
+  isl_set* set = ctx.parsedSet(text);
   renameDims(set, vars, params);
   return PointSet(&ctx, set, std::move(vars), std::move(params));
 }

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 struct isl_ctx;
@@ -23,6 +24,10 @@ struct isl_set;
 namespace tempo {
 
 /// Owns one isl_ctx. Not copyable; outlives every PointSet made with it.
+/// Remembers the sets PointSet::fromConstraints parsed, by their text: the
+/// checker and the passes ask for the same few boxes and comparisons
+/// thousands of times (64 distinct texts in the first 2000 calls on a
+/// training program), and parsing and simplifying is what costs.
 class IslContext {
 public:
   IslContext();
@@ -32,9 +37,12 @@ public:
   isl_ctx* get() const { return ctx_; }
   /// The version string of the linked isl library (must say isl-0.25).
   static std::string version();
+  /// A copy of the set parsed and simplified from `text`, parsing it the first time only.
+  isl_set* parsedSet(const std::string& text);
 
 private:
   isl_ctx* ctx_;
+  std::unordered_map<std::string, isl_set*> parsed_;  ///< owned; freed before the context
 };
 
 /// `lhs rel rhs` between two index expressions.
