@@ -143,9 +143,10 @@ bool allZero(const std::vector<int64_t>& v) {
 
 void prepareGemm() {
   static const bool ready = [] {
-    libxsmm_init();
     // oneDNN detects the ISA and generates its sgemm kernels at its first call (~30 ms
     // here): one small product now puts that in the compile, not in a run's first GEMM.
+    // libxsmm is left to initialise itself at its first product (~4 ms, and 10.7 MiB of
+    // registry that a program without tiny products, such as the decoders, never needs).
     float a[64] = {}, b[64] = {}, c[64];
     dnnlSgemm(a, b, c, 8, 8, 8);
     return true;
