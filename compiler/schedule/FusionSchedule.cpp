@@ -230,15 +230,15 @@ private:
     auto it = elementBytes_.find(node);
     if (it != elementBytes_.end()) return it->second;
     const Node& n = g_.node(node);
-    SymbolEnv env(g_.boundDefaults.begin(), g_.boundDefaults.end());
-    for (const DimDecl& d : g_.dims) env.emplace(d.bound, kUnsetBound);
-    env = g_.withDerivedBounds(env);
-    for (const DimDecl& d : g_.dims) env[d.name] = env[d.bound] - 1;
     double bytes = static_cast<double>(dtypeSize(n.type.dtype));
     try {
+      SymbolEnv env(g_.boundDefaults.begin(), g_.boundDefaults.end());
+      for (const DimDecl& d : g_.dims) env.emplace(d.bound, kUnsetBound);
+      env = g_.withDerivedBounds(env);
+      for (const DimDecl& d : g_.dims) env[d.name] = env[d.bound] - 1;
       for (int64_t size : n.type.evaluateShape(env)) bytes *= static_cast<double>(std::max<int64_t>(size, 1));
     } catch (const std::exception&) {
-      bytes = 0;  // a size this estimate cannot evaluate: never worth sinking for
+      bytes = 0;  // a size this estimate cannot evaluate counts as nothing (on either side of a move)
     }
     return elementBytes_[node] = bytes;
   }
@@ -265,9 +265,9 @@ private:
     };
     for (size_t from = items.size(); from-- > 0;) {
       if (items[from].statement != -1) continue;
-      for (size_t m = items[from].members.size(); m-- > 0;) {
-        if (m >= items[from].members.size()) continue;
-        NodeId node = items[from].members[m];
+      const std::vector<NodeId> lastFirst(items[from].members.rbegin(), items[from].members.rend());
+      for (NodeId node : lastFirst) {
+        if (!std::count(items[from].members.begin(), items[from].members.end(), node)) continue;  // moved in a chain
         std::optional<size_t> to = sinkTarget(items, from, node, readers[node], fixed);
         if (!to) continue;
         std::set<NodeId> inFrom(items[from].members.begin(), items[from].members.end());
@@ -291,6 +291,8 @@ private:
         bool fits = true;
         for (NodeId member : chain) {
           fits = fits && (dimsOf(member) & bit(loop.dim));
+          for (size_t k : readers[member])
+            if (inTo.count(deps_[k].consumer)) fits = fits && pointsAlong(k, fixed, loop);
           for (size_t k : producers[member]) {
             NodeId p = deps_[k].producer;
             if (chain.count(p)) {
