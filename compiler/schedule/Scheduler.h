@@ -19,9 +19,9 @@
 // bound values: the same loops run for every `--set T=...`. Statements with
 // an empty domain whose inputs are all such statements too (weight loads,
 // constants, eval_index of a bound) are hoisted: they run once, first, in a
-// dependence-respecting order, and isl schedules the rest after them (a
-// sequence node in the schedule tree). Sources over a domain (`load` of x
-// over (b, t)) are ordinary statements that isl places near their readers.
+// dependence-respecting order, and the fusion schedule or isl's orders the
+// rest after them (a sequence node in the schedule tree). Sources over a
+// domain (`load` of x over (b, t)) are ordinary statements, placed near their readers.
 // isl is given each chain of same-point statements as one statement
 // (StatementClusters; `clusterStatements` in the options) and expands the
 // chains back into the schedule: far fewer statements for its scheduler,
