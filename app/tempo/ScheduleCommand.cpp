@@ -64,7 +64,7 @@ nlohmann::json scheduleToJson(const Graph& g, const ScheduleResult& r) {
 }  // namespace
 
 CLI::App* addScheduleCommand(CLI::App& app, ScheduleOptionsCli& options) {
-  CLI::App* cmd = app.add_subcommand("schedule", "Schedule a program with isl and print its loops with alloc / free statements");
+  CLI::App* cmd = app.add_subcommand("schedule", "Schedule a program (the fusion schedule, or isl's scheduler where it fails) and print its loops with alloc / free statements");
   cmd->add_option("FILE", options.file, "The .tpo program")->required();
   cmd->add_option("--format", options.format,
                   "Output format: text (loops) or json (relations, schedule, loops); svg or png with --iteration-space")
