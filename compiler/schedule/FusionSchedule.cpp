@@ -369,8 +369,10 @@ private:
     if (edge == self->edgeOf_.end() || !self->domains_.count(*producer) || !self->domains_.count(*consumer) ||
         isl_map_is_empty(map) == isl_bool_true)
       return isl_stat_ok;
-    self->byConsumer_[*consumer].push_back(self->deps_.size());
+    const size_t k = self->deps_.size();
+    self->byConsumer_[*consumer].push_back(k);
     self->deps_.push_back({edge->second, *producer, *consumer, std::move(relation)});
+    self->activeCache_[{k, DimMask{0}}] = true;  // just found non-empty: no loop fixed yet
     return isl_stat_ok;
   }
 

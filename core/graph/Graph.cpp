@@ -60,7 +60,6 @@ void Graph::removeNode(NodeId id) {
       ++it;
     }
   }
-  inputsOf_.erase(id);
   nodes_.erase(id);
 }
 
