@@ -57,7 +57,7 @@ int64_t arrayBehind(const Graph& g, NodeId id, const SymbolEnv& bounds, std::map
   if (isWholeArraySource(n.op)) {
     bytes = bytesOf(n.type, bounds);
     for (const std::string& d : n.domain) bytes *= std::max<int64_t>(bounds.at(g.boundOf(d)), 0);
-  } else if (sharesInputBuffer(n.op)) {
+  } else if (sharesInputBuffer(n)) {
     for (const Edge* e : g.inputs(id)) bytes = std::max(bytes, arrayBehind(g, e->producer, bounds, memo));
   }
   return memo[id] = bytes;
@@ -94,7 +94,7 @@ BudgetFloor budgetFloor(const Graph& g, const SymbolEnv& bounds, const std::map<
         r = std::max({r, bytesOf(g.readType(*e), env), arrayBehind(g, e->producer, bounds, arrays)});
       }
       const int64_t result = isWholeArraySource(n.op)                  ? arrayBehind(g, id, bounds, arrays)
-                             : sharesInputBuffer(n.op) && !reads.empty() ? 0
+                             : sharesInputBuffer(n) && !reads.empty() ? 0
                                                                          : bytesOf(n.type, env);
       int64_t total = result;
       std::string list;

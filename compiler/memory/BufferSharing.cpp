@@ -78,8 +78,15 @@ bool contiguousSourceWindow(const Graph& g, const Edge& e, const SymbolEnv& boun
 
 }  // namespace
 
-bool sharesInputBuffer(OpKind op) {
-  return op == OpKind::Identity || op == OpKind::Reshape || op == OpKind::Merge;
+bool sharesInputBuffer(const Node& n) {
+  return n.op == OpKind::Identity || n.op == OpKind::Reshape || n.op == OpKind::Merge ||
+         ((n.op == OpKind::Permute || n.op == OpKind::Expand) && n.attrs.view);
+}
+
+const TensorType& heldType(const Graph& g, const Node& n) {
+  if (n.op != OpKind::Expand || !n.attrs.view) return n.type;
+  std::vector<const Edge*> in = g.inputs(n.id);
+  return in.size() == 1 ? g.node(in.front()->producer).type : n.type;
 }
 
 std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds,
@@ -87,7 +94,7 @@ std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds,
   std::vector<SharedBuffer> out;
   for (const WindowRead& w : windows) out.push_back({w.holder, w.producer, 1.0, 1.0});  // each window lies in the buffer
   for (const auto& [id, n] : g.nodes()) {
-    if (!sharesInputBuffer(n.op)) continue;
+    if (!sharesInputBuffer(n)) continue;
     for (const Edge* e : g.inputs(id)) {
       bool pointRead = std::none_of(e->index.begin(), e->index.end(), [](const IndexAtom& a) { return a.isSlice(); });
       if (!pointRead && !contiguousSourceWindow(g, *e, bounds)) continue;

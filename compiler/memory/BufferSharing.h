@@ -1,8 +1,9 @@
 // BufferSharing: which stores hold values of another node's buffer.
 //
 // The executor stores a node's value as its kernel returns it, and some
-// kernels return their input's buffer: identity, reshape and a merge (the
-// branch it takes). Such a node, reading a producer at a point, holds the very
+// kernels return their input's buffer: identity, reshape, a merge (the
+// branch it takes), and a permute or expand marked a strided view (ViewSelection;
+// an expand view's store holds its input's bytes, see MemoryPlacement). Such a node, reading a producer at a point, holds the very
 // buffers the producer's store holds, so the bytes count once — in the
 // MemoryTracker, which counts buffers, and in the MemoryPrediction, which
 // subtracts the bytes two such stores hold in common from their sum. Every
@@ -22,8 +23,12 @@
 
 namespace tempo {
 
-/// True when `op`'s value is its input's buffer (identity, reshape, merge).
-bool sharesInputBuffer(OpKind op);
+/// True when `n`'s value is its input's buffer (identity, reshape, merge, a view).
+bool sharesInputBuffer(const Node& n);
+
+/// The type whose bytes each of `n`'s values holds: its own, or for an expand that is
+/// a strided view, its input's (the view holds the input's smaller buffer).
+const TensorType& heldType(const Graph& g, const Node& n);
 
 /// `holder`'s store holds values whose buffers `producer`'s store holds too.
 struct SharedBuffer {

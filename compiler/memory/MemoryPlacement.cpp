@@ -1,5 +1,6 @@
 #include "memory/MemoryPlacement.h"
 
+#include "memory/BufferSharing.h"
 #include "memory/StoragePlanner.h"
 
 #include <algorithm>
@@ -293,11 +294,12 @@ IndexExpr summedExtent(const Graph& g, const std::vector<std::string>& domain, c
 
 StoreBytes storeBytes(const Graph& g, const Node& n, const StoreSpec& spec,
                       const std::map<std::string, IndexExpr>& pinned) {
-  int64_t element = static_cast<int64_t>(dtypeSize(n.type.dtype));
+  const TensorType& held = heldType(g, n);  // an expand view holds its input's bytes
+  int64_t element = static_cast<int64_t>(dtypeSize(held.dtype));
   auto extent = [&](const std::string& dim) { return IndexExpr::bound(g.boundOf(dim)); };
   std::vector<std::pair<std::string, IndexExpr>> summed, maxed, all;
   std::vector<IndexExpr> factors, wholeFactors = n.type.shape;
-  for (const IndexExpr& s : n.type.shape) factors.push_back(s.substitute(pinned));
+  for (const IndexExpr& s : held.shape) factors.push_back(s.substitute(pinned));
   for (size_t k = 0; k < n.domain.size(); ++k) {
     const std::string& d = n.domain[k];
     all.emplace_back(d, extent(d));

@@ -1,5 +1,7 @@
 #include "memory/StoragePlanner.h"
 
+#include "memory/BufferSharing.h"
+
 
 #include <algorithm>
 #include <cstdlib>
@@ -406,17 +408,18 @@ std::vector<int64_t> domainBounds(const Graph& g, const Node& n, const SymbolEnv
 }
 
 /// Total and largest bytes of one point's value over the box.
-std::pair<int64_t, int64_t> pointBytes(const Node& n, const std::vector<int64_t>& box, const SymbolEnv& bounds) {
-  int64_t elem = static_cast<int64_t>(dtypeSize(n.type.dtype));
+std::pair<int64_t, int64_t> pointBytes(const Node& n, const TensorType& type, const std::vector<int64_t>& box,
+                                       const SymbolEnv& bounds) {
+  int64_t elem = static_cast<int64_t>(dtypeSize(type.dtype));
   auto bytesAt = [&](const SymbolEnv& env) {
     int64_t numel = 1;
-    for (int64_t s : n.type.evaluateShape(env)) numel *= std::max<int64_t>(s, 0);
+    for (int64_t s : type.evaluateShape(env)) numel *= std::max<int64_t>(s, 0);
     return numel * elem;
   };
   int64_t count = 1;
   for (int64_t b : box) count *= std::max<int64_t>(b, 0);
   if (count == 0) return {0, 0};
-  if (n.type.isStaticOverDims()) {
+  if (type.isStaticOverDims()) {
     int64_t one = bytesAt(bounds);
     return {one * count, one};
   }
@@ -440,7 +443,7 @@ std::pair<int64_t, int64_t> pointBytes(const Node& n, const std::vector<int64_t>
 
 int64_t predictStoreBytes(const Graph& g, const Node& n, const StoreSpec& spec, const SymbolEnv& bounds) {
   std::vector<int64_t> box = domainBounds(g, n, bounds);
-  auto [total, largest] = pointBytes(n, box, bounds);
+  auto [total, largest] = pointBytes(n, heldType(g, n), box, bounds);
   int64_t bytes = total;
   if (spec.kind == StoreKind::Point) bytes = largest;
   if (spec.kind == StoreKind::Circular) {

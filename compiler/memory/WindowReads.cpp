@@ -87,7 +87,7 @@ std::set<NodeId> buffersHolders(const Graph& g, NodeId holder) {
     todo.pop_back();
     for (const Edge* e : g.users(n)) {
       const bool point = std::none_of(e->index.begin(), e->index.end(), [](const IndexAtom& a) { return a.isSlice(); });
-      if (point && sharesInputBuffer(g.node(e->consumer).op) && group.insert(e->consumer).second)
+      if (point && sharesInputBuffer(g.node(e->consumer)) && group.insert(e->consumer).second)
         todo.push_back(e->consumer);
     }
   }
@@ -117,7 +117,7 @@ std::vector<WindowRead> windowReads(const Graph& g, const LoopProgram& placed, c
     const Edge& e = *inputs.front();
     const Node& producer = g.node(e.producer);
     const bool point = std::none_of(e.index.begin(), e.index.end(), [](const IndexAtom& a) { return a.isSlice(); });
-    if (!point || sharesInputBuffer(producer.op) || !keepsEveryPoint(stores, producer.id)) continue;
+    if (!point || sharesInputBuffer(producer) || !keepsEveryPoint(stores, producer.id)) continue;
     std::optional<Lifetime> life = lifetimeOf(statements, producer.id);
     if (!life) continue;
     bool nested = true;

@@ -11,6 +11,7 @@
 #include "passes/StaticTiling.h"
 #include "passes/SliceSinking.h"
 #include "passes/Vectorisation.h"
+#include "passes/ViewSelection.h"
 
 namespace tempo {
 
@@ -33,7 +34,8 @@ const std::vector<PassFactory>& defaultFactories() {
       create<Vectorisation>,
       create<PermuteSinking>,
       create<StaticTiling>,
-      create<Fusion>,  // last: it hides the elementwise ops the other passes look at
+      create<Fusion>,  // it hides the elementwise ops the other passes look at
+      create<ViewSelection>,  // after fusion: a fused node reads views too
   };
   return factories;
 }

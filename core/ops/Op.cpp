@@ -109,6 +109,17 @@ std::string opLabel(OpKind op, const OpAttrs& attrs) {
   return std::string(opName(op));
 }
 
+bool readsStridedViews(OpKind op) {
+  switch (opClass(op)) {
+    case OpClass::Unary:
+    case OpClass::Binary:
+    case OpClass::Ternary:
+    case OpClass::Fused: return true;
+    case OpClass::Reduce: return op == OpKind::ReduceSum || op == OpKind::ReduceMax;
+    default: return false;
+  }
+}
+
 std::string attrsString(OpKind op, const OpAttrs& a) {
   switch (op) {
     case OpKind::Constant: return "value=" + numberString(a.value);
@@ -123,7 +134,7 @@ std::string attrsString(OpKind op, const OpAttrs& a) {
     case OpKind::ReduceSum:
     case OpKind::ReduceMax:
       return "axes=" + joinInts(a.axes) + (a.keepDims ? ", keepdims" : "");
-    case OpKind::Permute: return "perm=" + joinInts(a.perm);
+    case OpKind::Permute: return "perm=" + joinInts(a.perm) + (a.view ? ", view" : "");
     case OpKind::Slice:
       return "axis=" + std::to_string(a.axis) + ", start=" + a.start.str() + ", stop=" + a.stop.str();
     case OpKind::Cat: return "axis=" + std::to_string(a.axis);
@@ -137,7 +148,7 @@ std::string attrsString(OpKind op, const OpAttrs& a) {
     case OpKind::Expand: {
       std::string s = "shape=(";
       for (size_t i = 0; i < a.shape.size(); ++i) s += (i ? ", " : "") + a.shape[i].str();
-      return s + ")";
+      return s + ")" + (op == OpKind::Expand && a.view ? ", view" : "");
     }
     default: return "";
   }

@@ -80,6 +80,7 @@ struct OpAttrs {
   std::vector<int64_t> axes;      ///< Reduce*
   bool keepDims = false;          ///< Reduce*
   std::vector<int64_t> perm;      ///< Permute
+  bool view = false;              ///< Permute, Expand: the value is a strided view of the input's buffer (view-selection)
   int64_t axis = 0;               ///< Slice, Cat
   IndexExpr start, stop;          ///< Slice
   std::vector<IndexExpr> shape;   ///< Reshape, Expand: the target shape
@@ -98,6 +99,9 @@ bool isComparison(OpKind op);                  ///< Lt..Ne: result is bool
 /// Load, RandomNormal, RandomUniform and HashInit: sources defined over their whole
 /// domain at once, which the executor builds (and holds) as one array.
 bool isWholeArraySource(OpKind op);
+/// True for the ops whose CPU kernels read a strided view (a permute or expand marked
+/// `view`) in place: elementwise, where, fused, reduce_sum and reduce_max.
+bool readsStridedViews(OpKind op);
 /// True for the ops a fused program may contain: unary, binary, where, cast.
 bool isFusable(OpKind op);
 /// The attributes that matter for `op`, printed as `k=v, ...` ("" if none).

@@ -9,7 +9,7 @@ bool nativeCallFits(const NativeKernel& kernel, const std::vector<Tensor>& args,
   for (size_t i = 0; i < args.size(); ++i) {
     const Tensor& a = args[i];
     const std::vector<bool>& broadcast = kernel.broadcast[i];
-    if (a.dtype() != kernel.inputDTypes[i] || a.shape().size() > shape.size()) return false;
+    if (a.dtype() != kernel.inputDTypes[i] || a.shape().size() > shape.size() || !a.isContiguous()) return false;
     size_t lead = shape.size() - a.shape().size();
     for (size_t j = 0; j < shape.size(); ++j) {
       if (j < lead) {

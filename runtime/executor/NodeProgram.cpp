@@ -135,6 +135,17 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
     if (n.op == OpKind::Merge) {
       if (args.empty()) fail(point, "no branch of the merge covers this point");
       result = args.front();
+    } else if (n.attrs.view && (n.op == OpKind::Permute || n.op == OpKind::Expand)) {
+      try {  // a strided view of the input's buffer (ViewSelection): no copy
+        Tensor in = std::move(args.at(0));
+        // A stacked slice that is a window of a computed store's buffer (consecutive block lanes):
+        // the view owns a copy, as BufferSharing predicts for every input but a source's array.
+        if (!isWholeArraySource(graph_->node(inputs_.at(0).edge->producer).op) && !in.ownsBufferAlone())
+          in = in.clone();
+        result = n.op == OpKind::Permute ? in.permutedView(n.attrs.perm) : in.expandedView(shape);
+      } catch (const std::exception& ex) {
+        fail(point, std::string("cannot view the input: ") + ex.what());
+      }
     } else {
       std::optional<Tensor> generated = native_ ? callNative(*native_, args, shape) : std::nullopt;
       if (generated) {
@@ -146,7 +157,7 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
       } catch (const std::exception& ex) {
         fail(point, std::string("kernel failed: ") + ex.what());
       }
-      if (!sharesInputBuffer(n.op))  // a window of an input (a slice) is copied: see BufferSharing.h
+      if (!sharesInputBuffer(n))  // a window of an input (a slice) is copied: see BufferSharing.h
         for (size_t i = 0; i < args.size(); ++i) {  // not a merge: args[i] is inputs_[i]'s
           if (result.sharesBufferWith(args[i]) && !inputs_[i].keepsWindow) {
             result = result.clone();

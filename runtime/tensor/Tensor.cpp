@@ -66,9 +66,110 @@ void Tensor::checkFlat(int64_t flat) const {
                             std::string(dtypeName(dtype_)) + shapeString(shape_));
 }
 
+void Tensor::stridedAccess() const {
+  throw std::logic_error("a strided view of " + std::string(dtypeName(dtype_)) + shapeString(shape_) +
+                         " read as a contiguous array: use contiguous(), or viewData() with strides()");
+}
+
+int64_t Tensor::elementOffset(int64_t flat) const {
+  if (strides_.empty()) return flat;
+  int64_t offset = 0;
+  for (size_t d = shape_.size(); d-- > 0;) {
+    offset += (flat % shape_[d]) * strides_[d];
+    flat /= shape_[d];
+  }
+  return offset;
+}
+
+std::vector<int64_t> Tensor::strides() const {
+  if (!strides_.empty()) return strides_;
+  std::vector<int64_t> s(shape_.size(), 1);
+  for (size_t d = shape_.size(); d-- > 1;) s[d - 1] = s[d] * shape_[d];
+  return s;
+}
+
+namespace {
+
+/// Empty (contiguous) when `strides` walk `shape` in C order; size-1 axes do not matter.
+std::vector<int64_t> normalisedStrides(const std::vector<int64_t>& shape, std::vector<int64_t> strides) {
+  int64_t expected = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (shape[d] == 1) continue;
+    if (strides[d] != expected) return strides;
+    expected *= shape[d];
+  }
+  return {};
+}
+
+}  // namespace
+
+Tensor Tensor::permutedView(const std::vector<int64_t>& perm) const {
+  std::vector<bool> seen(shape_.size(), false);
+  bool valid = perm.size() == shape_.size();
+  for (int64_t p : perm) {
+    valid = valid && p >= 0 && p < rank() && !seen[static_cast<size_t>(p)];
+    if (valid) seen[static_cast<size_t>(p)] = true;
+  }
+  if (!valid) throw std::invalid_argument("permutedView: not a permutation of the " + std::to_string(rank()) + " axes");
+  std::vector<int64_t> from = strides(), shape, strides;
+  for (int64_t p : perm) shape.push_back(shape_[static_cast<size_t>(p)]), strides.push_back(from[static_cast<size_t>(p)]);
+  Tensor t = *this;
+  t.shape_ = std::move(shape);
+  t.strides_ = normalisedStrides(t.shape_, std::move(strides));
+  return t;
+}
+
+Tensor Tensor::expandedView(const std::vector<int64_t>& shape) const {
+  if (shape.size() < shape_.size())
+    throw std::invalid_argument("expandedView: cannot broadcast " + shapeString(shape_) + " to " + shapeString(shape));
+  std::vector<int64_t> from = strides(), strides(shape.size(), 0);
+  size_t lead = shape.size() - shape_.size();
+  for (size_t d = 0; d < shape_.size(); ++d) {
+    if (shape_[d] == shape[lead + d]) strides[lead + d] = from[d];
+    else if (shape_[d] != 1)
+      throw std::invalid_argument("expandedView: cannot broadcast " + shapeString(shape_) + " to " + shapeString(shape));
+  }
+  Tensor t = *this;
+  t.shape_ = shape;
+  t.numel_ = shapeNumel(shape);
+  t.strides_ = normalisedStrides(t.shape_, std::move(strides));
+  return t;
+}
+
+namespace {
+
+/// Copies `rows` rows of `inner` elements of type W, row r starting at element offsetOf(r) of `from`.
+template <class W, class OffsetOf>
+void copyRows(const std::byte* from, std::byte* to, int64_t rows, int64_t inner, int64_t innerStride, OffsetOf offsetOf) {
+  const W* src = reinterpret_cast<const W*>(from);
+  W* dst = reinterpret_cast<W*>(to);
+  for (int64_t r = 0; r < rows; ++r) {
+    const W* row = src + offsetOf(r);
+    for (int64_t i = 0; i < inner; ++i) dst[r * inner + i] = row[i * innerStride];
+  }
+}
+
+}  // namespace
+
+Tensor Tensor::contiguous() const {
+  if (strides_.empty()) return *this;
+  Tensor t = uninitialized(dtype_, shape_);
+  const int64_t inner = shape_.back(), rows = inner == 0 ? 0 : numel_ / inner;
+  auto offsetOf = [&](int64_t row) { return elementOffset(row * inner); };
+  const std::byte* from = buffer_->data() + offset_;
+  std::byte* to = t.buffer_->data();
+  switch (dtypeSize(dtype_)) {  // a view has rank >= 1: a scalar is always contiguous
+    case 1: copyRows<uint8_t>(from, to, rows, inner, strides_.back(), offsetOf); break;
+    case 2: copyRows<uint16_t>(from, to, rows, inner, strides_.back(), offsetOf); break;
+    case 4: copyRows<uint32_t>(from, to, rows, inner, strides_.back(), offsetOf); break;
+    default: copyRows<uint64_t>(from, to, rows, inner, strides_.back(), offsetOf); break;
+  }
+  return t;
+}
+
 double Tensor::at(int64_t flat) const {
   checkFlat(flat);
-  return visitDType(dtype_, [&]<class T>() { return static_cast<double>(data<T>()[flat]); });
+  return visitDType(dtype_, [&]<class T>() { return static_cast<double>(viewData<T>()[elementOffset(flat)]); });
 }
 
 void Tensor::set(int64_t flat, double value) {
@@ -77,6 +178,7 @@ void Tensor::set(int64_t flat, double value) {
 }
 
 Tensor Tensor::clone() const {
+  if (!strides_.empty()) return contiguous();
   Tensor t = *this;
   const std::byte* begin = static_cast<const std::byte*>(raw());
   t.buffer_ = acquireBuffer(nbytes());
@@ -89,7 +191,7 @@ Tensor Tensor::reshaped(std::vector<int64_t> shape) const {
   if (shapeNumel(shape) != numel_)
     throw std::invalid_argument("cannot reshape " + shapeString(shape_) + " (" + std::to_string(numel_) +
                                 " elements) to " + shapeString(shape));
-  Tensor t = *this;
+  Tensor t = contiguous();
   t.shape_ = std::move(shape);
   return t;
 }
@@ -99,7 +201,7 @@ Tensor Tensor::window(int64_t first, std::vector<int64_t> shape) const {
   if (first < 0 || first > numel_ || n > numel_ - first)
     throw std::out_of_range("window [" + std::to_string(first) + ", " + std::to_string(first) + " + " +
                             std::to_string(n) + ") outside " + std::string(dtypeName(dtype_)) + shapeString(shape_));
-  Tensor t = *this;
+  Tensor t = contiguous();
   t.shape_ = std::move(shape);
   t.numel_ = n;
   t.offset_ = offset_ + static_cast<size_t>(first) * dtypeSize(dtype_);
@@ -140,7 +242,7 @@ Tensor Tensor::stack(const std::vector<Tensor>& parts, DType dtype, const std::v
       throw std::invalid_argument("stack: part " + std::to_string(i) + " is " +
                                   std::string(dtypeName(p.dtype())) + shapeString(p.shape()) + ", expected " +
                                   std::string(dtypeName(dtype)) + shapeString(partShape));
-    adjacent = adjacent && p.buffer_ == parts[0].buffer_ && p.offset_ == parts[0].offset_ + i * partBytes;
+    adjacent = adjacent && p.strides_.empty() && p.buffer_ == parts[0].buffer_ && p.offset_ == parts[0].offset_ + i * partBytes;
   }
   if (adjacent) {  // the parts already lie in order in one buffer: the stack is a window of it
     Tensor t = parts[0];
@@ -150,11 +252,13 @@ Tensor Tensor::stack(const std::vector<Tensor>& parts, DType dtype, const std::v
   }
   Tensor t = uninitialized(dtype, shape);
   for (size_t i = 0; i < parts.size(); ++i)
-    if (partBytes > 0) std::memcpy(static_cast<std::byte*>(t.raw()) + i * partBytes, parts[i].raw(), partBytes);
+    if (partBytes > 0)
+      std::memcpy(static_cast<std::byte*>(t.raw()) + i * partBytes, parts[i].contiguous().raw(), partBytes);
   return t;
 }
 
 Tensor Tensor::converted(DType to) const {
+  if (!strides_.empty()) return contiguous().converted(to);
   Tensor out(to, shape_);
   visitDType(dtype_, [&]<class From>() {
     const From* src = data<From>();
@@ -183,7 +287,7 @@ std::string Tensor::summary(int maxValues) const {
   if (shape_.empty()) return head + formatValue(dtype_, at(0));
   auto value = [&](int64_t i) {
     // Integers are formatted from the exact element, not through double.
-    if (dtype_ == DType::I64) return std::to_string(data<int64_t>()[i]);
+    if (dtype_ == DType::I64) return std::to_string(viewData<int64_t>()[elementOffset(i)]);
     return formatValue(dtype_, at(i));
   };
   std::string s = head + "[";

@@ -7,7 +7,13 @@
 // never observable. A window (`window`, what the CPU slice kernel returns
 // for a slice that is one contiguous run) shares its tensor's buffer from an
 // offset, so it keeps the whole buffer alive (bufferId / bufferBytes let the
-// memory tracker count a shared buffer once). Element access is typed (`data<T>()` checks T against the
+// memory tracker count a shared buffer once). A strided view (`permutedView`,
+// `expandedView`: what a permute or expand the compiler marked as a view returns)
+// shares the buffer too but walks it with its own element strides; only kernels
+// that read strides (`viewData` + `strides()`) may take one as it is, everything
+// else asks for `contiguous()`, and `data<T>()` / `raw()` on a strided view throw
+// std::logic_error rather than hand out a pointer that would be read in the wrong
+// order. Element access is typed (`data<T>()` checks T against the
 // dtype) or converting (`at`/`set` go through double). The helpers here —
 // reshaping, indexing leading axes, stacking, casting and a short printed
 // summary — are what the reference interpreter and the tests need.
@@ -51,8 +57,33 @@ public:
     checkType(dtypeOf<T>());
     return reinterpret_cast<const T*>(raw());
   }
-  void* raw() { return buffer_->data() + offset_; }
-  const void* raw() const { return buffer_->data() + offset_; }
+  void* raw() {
+    if (!strides_.empty()) stridedAccess();
+    return buffer_->data() + offset_;
+  }
+  const void* raw() const {
+    if (!strides_.empty()) stridedAccess();
+    return buffer_->data() + offset_;
+  }
+
+  /// False for a strided view (permuted or broadcast): its elements are not one C-order run.
+  bool isContiguous() const { return strides_.empty(); }
+  /// Element strides, one per axis (the C-order ones for a contiguous tensor; 0 on a broadcast axis).
+  std::vector<int64_t> strides() const;
+  /// Element 0 of a tensor of any layout, for kernels that walk `strides()`.
+  template <class T> const T* viewData() const {
+    checkType(dtypeOf<T>());
+    return reinterpret_cast<const T*>(buffer_->data() + offset_);
+  }
+  const void* viewRaw() const { return buffer_->data() + offset_; }
+  /// The permutation as a view (no copy): axis i of the result is axis perm[i] of this
+  /// tensor. throws std::invalid_argument unless `perm` is a permutation of the axes.
+  Tensor permutedView(const std::vector<int64_t>& perm) const;
+  /// NumPy broadcast to `shape` as a view (no copy, stride 0 on stretched axes);
+  /// throws std::invalid_argument unless this shape broadcasts to `shape`.
+  Tensor expandedView(const std::vector<int64_t>& shape) const;
+  /// This tensor when contiguous; a strided view's elements copied in C order to a fresh buffer.
+  Tensor contiguous() const;
 
   /// Element at a flat (C-order) index, converted to double; throws std::out_of_range.
   double at(int64_t flat) const;
@@ -60,11 +91,13 @@ public:
   /// integers truncate toward zero); throws std::out_of_range.
   void set(int64_t flat, double value);
 
-  Tensor clone() const;  ///< deep copy
-  /// Same elements, new shape (shares the buffer); throws std::invalid_argument unless numel matches.
+  Tensor clone() const;  ///< deep copy (contiguous)
+  /// Same elements, new shape (shares the buffer; a strided view is copied first);
+  /// throws std::invalid_argument unless numel matches.
   Tensor reshaped(std::vector<int64_t> shape) const;
   /// The elements [first, first + numel(shape)) in C order as a tensor of
-  /// `shape` sharing the buffer (no copy); throws std::out_of_range unless inside.
+  /// `shape` sharing the buffer (no copy; of a strided view's contiguous copy);
+  /// throws std::out_of_range unless inside.
   Tensor window(int64_t first, std::vector<int64_t> shape) const;
   /// Copy of the sub-tensor at fixed leading indices (shape = the trailing
   /// dims); throws std::out_of_range on a bad index or too many indices.
@@ -77,6 +110,8 @@ public:
   /// Bytes of the whole buffer (more than nbytes() for a window).
   size_t bufferBytes() const { return buffer_->size(); }
   bool sharesBufferWith(const Tensor& other) const { return buffer_ == other.buffer_; }
+  /// True when no other tensor holds this one's buffer (a freshly made value).
+  bool ownsBufferAlone() const { return buffer_.use_count() == 1; }
   /// Stacks `parts` along a new leading axis: shape {parts.size(), partShape...}.
   /// Every part must have `dtype` and `partShape` (std::invalid_argument otherwise).
   /// Parts that already lie one after the other in one buffer (consecutive windows,
@@ -94,6 +129,9 @@ public:
 private:
   void checkType(DType requested) const;
   void checkFlat(int64_t flat) const;
+  [[noreturn]] void stridedAccess() const;
+  /// The element offset of flat (C-order) index `flat` in the buffer, from element 0.
+  int64_t elementOffset(int64_t flat) const;
 
   DType dtype_ = DType::F32;
   std::vector<int64_t> shape_;
@@ -104,6 +142,7 @@ private:
   Tensor(DType dtype, std::vector<int64_t> shape, Uninitialized);
   std::shared_ptr<Buffer> buffer_;
   size_t offset_ = 0;  ///< bytes from the buffer's start to element 0 (non-zero for a window)
+  std::vector<int64_t> strides_;  ///< element strides of a strided view; empty when contiguous
 };
 
 /// Number of elements of a shape; throws std::invalid_argument on a negative dim or overflow.

@@ -20,7 +20,8 @@ TEST(Pipeline, DefaultPipelineListsEveryPassWithADescription) {
   Pipeline p = defaultPipeline();
   std::vector<std::string> expected = {"branch-lowering", "constant-folding", "algebraic-simplification",
                                        "common-subexpression-elimination", "domain-reduction",
-                                       "dead-code-elimination", "slice-sinking", "vectorisation", "permute-sinking", "static-tiling", "fusion"};
+                                       "dead-code-elimination", "slice-sinking", "vectorisation", "permute-sinking",
+                                       "static-tiling", "fusion", "view-selection"};
   EXPECT_EQ(p.passNames(), expected);
   EXPECT_EQ(defaultPassNames(), expected);
   for (const auto& pass : p.passes()) EXPECT_GT(pass->description().size(), 100u) << pass->name();

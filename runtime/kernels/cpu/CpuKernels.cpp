@@ -8,6 +8,7 @@
 #include "kernels/cpu/Movement.h"
 #include "kernels/cpu/Reduce.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace tempo::cpu {
@@ -38,17 +39,26 @@ std::optional<Tensor> fast(OpKind op, const OpAttrs& attrs, const std::vector<Te
   }
 }
 
+std::vector<Tensor> contiguousAll(const std::vector<Tensor>& inputs) {
+  std::vector<Tensor> out;
+  out.reserve(inputs.size());
+  for (const Tensor& t : inputs) out.push_back(t.contiguous());
+  return out;
+}
+
 }  // namespace
 
 Tensor evalOp(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& inputs, DType outDType,
               const std::vector<int64_t>& outShape, const KernelOptions& options) {
+  const bool strided = std::any_of(inputs.begin(), inputs.end(), [](const Tensor& t) { return !t.isContiguous(); });
+  if (strided && !readsStridedViews(op)) return evalOp(op, attrs, contiguousAll(inputs), outDType, outShape, options);
   std::optional<Tensor> result;
   for (int64_t d : outShape)
-    if (d < 0) return ref::evalOp(op, attrs, inputs, outDType, outShape);
+    if (d < 0) return ref::evalOp(op, attrs, strided ? contiguousAll(inputs) : inputs, outDType, outShape);
   result = fast(op, attrs, inputs, outDType, outShape, options);
   // Anything unspecialised or not matching the declared type: the reference computes it or throws its error.
   if (!result || result->dtype() != outDType || result->shape() != outShape)
-    return ref::evalOp(op, attrs, inputs, outDType, outShape);
+    return ref::evalOp(op, attrs, strided ? contiguousAll(inputs) : inputs, outDType, outShape);
   return std::move(*result);
 }
 

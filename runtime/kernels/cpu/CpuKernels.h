@@ -15,6 +15,10 @@
 // widens f32 to double instead, see Matmul.h); sums over an innermost
 // reduced run add in 8 lanes (f64, then rounded); f32 exp/tanh/sigmoid may
 // differ by 1 ulp at rare near-ties; everything else is bit-identical.
+// Strided views (Tensor::permutedView / expandedView) go as they are to the
+// kernels that walk strides (`readsStridedViews` in ops/Op.h: elementwise, where, fused,
+// reduce_sum / reduce_max, with the same bits as on a copy); any other kernel,
+// and the reference, gets them copied to contiguous arrays first.
 #pragma once
 
 #include "kernels/cpu/Matmul.h"

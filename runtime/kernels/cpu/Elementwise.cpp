@@ -95,10 +95,9 @@ void whereLoop(T* o, const bool* c, const T* x, const T* y, int64_t n, int64_t s
 template <class T, class R, class F>
 Tensor mapBinary(const Tensor& a, const Tensor& b, const std::vector<int64_t>& shape, int64_t cost, F f) {
   Tensor out = Tensor::uninitialized(dtypeOf<R>(), shape);
-  StridedLoop<3> loop(shape, {ref::contiguousStrides(shape), ref::broadcastStrides(a.shape(), shape),
-                              ref::broadcastStrides(b.shape(), shape)});
-  const T* pa = a.data<T>();
-  const T* pb = b.data<T>();
+  StridedLoop<3> loop(shape, {ref::contiguousStrides(shape), operandStrides(a, shape), operandStrides(b, shape)});
+  const T* pa = a.viewData<T>();
+  const T* pb = b.viewData<T>();
   R* po = out.data<R>();
   int64_t sa = loop.innerStrides()[1], sb = loop.innerStrides()[2];
   parallelFor(loop.size(), cost, [&](int64_t begin, int64_t end) {
@@ -195,9 +194,37 @@ bool withUnaryFn(OpKind op, Apply&& apply) {
   return true;
 }
 
+/// `op` on a strided view: along each span of the innermost merged axis, the span is
+/// copied to a contiguous run first when its stride is not 1, then the contiguous
+/// element function runs (the same function, so the same bits, as on a copy).
+std::optional<Tensor> unaryStrided(OpKind op, const Tensor& x) {
+  const DType dt = x.dtype();
+  if (!unarySpan(op, dt, nullptr, 1, nullptr, 0)) return std::nullopt;  // not specialised
+  Tensor out = Tensor::uninitialized(dt, x.shape());
+  StridedLoop<2> loop(x.shape(), {ref::contiguousStrides(x.shape()), x.strides()});
+  const int64_t stride = loop.innerStrides()[1];
+  const size_t size = dtypeSize(dt);
+  const auto* in = static_cast<const std::byte*>(x.viewRaw());
+  auto* o = static_cast<std::byte*>(out.raw());
+  parallelFor(loop.size(), kPoly, [&](int64_t begin, int64_t end) {
+    std::vector<std::byte> run;
+    loop.forSpans(begin, end, [&](const StridedLoop<2>::Offsets& off, int64_t n) {
+      const std::byte* from = in + off[1] * static_cast<int64_t>(size);
+      if (stride != 1) {
+        run.resize(static_cast<size_t>(n) * size);
+        castSpan(dt, dt, from, stride, run.data(), n);
+        from = run.data();
+      }
+      unarySpan(op, dt, from, 1, o + off[0] * static_cast<int64_t>(size), n);
+    });
+  });
+  return out;
+}
+
 }  // namespace
 
 std::optional<Tensor> unary(OpKind op, const Tensor& x) {
+  if (!x.isContiguous()) return unaryStrided(op, x);
   if (x.dtype() == DType::F32)
     if (auto fn = arrayFnF32(op)) return mapArrayF32(x, fn);
   return visitDType(x.dtype(), [&]<class T>() -> std::optional<Tensor> {
@@ -223,13 +250,13 @@ std::optional<Tensor> where(const Tensor& cond, const Tensor& a, const Tensor& b
   auto shape = broadcastOrNull({cond.shape(), a.shape(), b.shape()});
   if (!shape) return std::nullopt;
   Tensor out = Tensor::uninitialized(a.dtype(), *shape);
-  StridedLoop<4> loop(*shape, {ref::contiguousStrides(*shape), ref::broadcastStrides(cond.shape(), *shape),
-                               ref::broadcastStrides(a.shape(), *shape), ref::broadcastStrides(b.shape(), *shape)});
+  StridedLoop<4> loop(*shape, {ref::contiguousStrides(*shape), operandStrides(cond, *shape),
+                               operandStrides(a, *shape), operandStrides(b, *shape)});
   [[maybe_unused]] auto [so, sc, sa, sb] = loop.innerStrides();
   visitDType(a.dtype(), [&]<class T>() {
-    const bool* pc = cond.data<bool>();
-    const T* pa = a.data<T>();
-    const T* pb = b.data<T>();
+    const bool* pc = cond.viewData<bool>();
+    const T* pa = a.viewData<T>();
+    const T* pb = b.viewData<T>();
     T* po = out.data<T>();
     parallelFor(loop.size(), kCheap, [&](int64_t begin, int64_t end) {
       loop.forSpans(begin, end, [&](const StridedLoop<4>::Offsets& off, int64_t n) {

@@ -106,14 +106,15 @@ public:
     for (const Tensor& t : inputs_) {
       InputPlan p;
       p.dtype = t.dtype();
-      p.data = static_cast<Bytes>(t.raw());
+      p.data = static_cast<Bytes>(t.viewRaw());
       std::vector<int64_t> strides;
       try {
-        strides = ref::broadcastStrides(t.shape(), shape_);
+        strides = operandStrides(t, shape_);
       } catch (const std::invalid_argument&) {
         return false;
       }
-      if (t.numel() == 1) p.kind = InputPlan::Kind::Constant;
+      if (t.numel() == 1 || std::all_of(strides.begin(), strides.end(), [](int64_t s) { return s == 0; }))
+        p.kind = InputPlan::Kind::Constant;
       else if (strides == contiguous) p.kind = InputPlan::Kind::InPlace;
       else p.loop.emplace(shape_, std::array{contiguous, strides});
       plans_.push_back(std::move(p));

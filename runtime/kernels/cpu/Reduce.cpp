@@ -2,10 +2,12 @@
 #include "kernels/cpu/Reduce.h"
 
 #include "kernels/cpu/Parallel.h"
+#include "kernels/cpu/Strided.h"
 
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <type_traits>
 
 namespace tempo::cpu {
@@ -62,11 +64,41 @@ typename Op::Acc foldRow(const T* p, int64_t n) {
   return r;
 }
 
+/// The input as rows of the innermost run, in C order over its logical shape: a
+/// contiguous tensor's rows lie in place; a strided view's row is copied to a
+/// scratch run first, so a view reduces through the very same folds as a copy of it.
+template <class T>
+class Rows {
+public:
+  Rows(const Tensor& x, int64_t length) : base_(x.viewData<T>()), length_(length) {
+    if (!x.isContiguous()) loop_.emplace(x.shape(), std::array{ref::contiguousStrides(x.shape()), x.strides()});
+  }
+  /// Row p, valid at [c0, c1) of the returned pointer (`scratch` holds a copied row).
+  const T* row(int64_t p, int64_t c0, int64_t c1, std::vector<std::byte>& scratch) const {
+    if (!loop_) return base_ + p * length_;
+    scratch.resize(static_cast<size_t>(length_) * sizeof(T));
+    T* to = reinterpret_cast<T*>(scratch.data());
+    const int64_t stride = loop_->innerStrides()[1], first = p * length_;
+    loop_->forSpans(first + c0, first + c1, [&](const StridedLoop<2>::Offsets& off, int64_t n) {
+      const T* from = base_ + off[1];
+      T* dst = to + (off[0] - first);
+      for (int64_t i = 0; i < n; ++i) dst[i] = from[i * stride];
+    });
+    return to;
+  }
+
+private:
+  const T* base_;
+  int64_t length_;
+  std::optional<StridedLoop<2>> loop_;
+};
+
 /// The serial odometer: for every outer position (all runs but the last) in
 /// order, folds its innermost run into the accumulators. Columns [c0, c1) of
 /// a kept innermost run only.
 template <class Op, class T>
-void reduceRuns(const T* in, typename Op::Acc* acc, const std::vector<Run>& runs, int64_t c0, int64_t c1) {
+void reduceRuns(const Rows<T>& in, typename Op::Acc* acc, const std::vector<Run>& runs, int64_t c0, int64_t c1) {
+  std::vector<std::byte> scratch;
   const Run& last = runs.back();
   size_t outer = runs.size() - 1;
   std::vector<int64_t> outStride(outer, 0), idx(outer, 0);
@@ -77,7 +109,7 @@ void reduceRuns(const T* in, typename Op::Acc* acc, const std::vector<Run>& runs
   }
   int64_t outBase = 0;
   for (int64_t p = 0; p < positions; ++p) {
-    const T* row = in + p * last.size;
+    const T* row = in.row(p, last.reduced ? 0 : c0, last.reduced ? last.size : c1, scratch);
     if (last.reduced) {
       acc[outBase] = Op::combine(acc[outBase], foldRow<Op>(row, last.size));
     } else {
@@ -100,8 +132,8 @@ void reduceInto(const Tensor& x, Tensor& out, const std::vector<Run>& runs) {
   int64_t outCount = out.numel();
   std::unique_ptr<Acc[]> acc(new Acc[outCount]);  // not std::vector: Acc may be bool
   std::fill(acc.get(), acc.get() + outCount, Op::identity());
-  const T* in = x.data<T>();
   const Run& last = runs.back();
+  const Rows<T> in(x, last.size);
   bool outerKept = true;
   for (size_t r = 0; r + 1 < runs.size(); ++r) outerKept = outerKept && !runs[r].reduced;
   if (!last.reduced) {  // columns are independent
@@ -109,7 +141,8 @@ void reduceInto(const Tensor& x, Tensor& out, const std::vector<Run>& runs) {
     parallelFor(last.size, rows, [&](int64_t c0, int64_t c1) { reduceRuns<Op>(in, acc.get(), runs, c0, c1); });
   } else if (outerKept) {  // rows are independent
     parallelFor(outCount, last.size, [&](int64_t r0, int64_t r1) {
-      for (int64_t r = r0; r < r1; ++r) acc[r] = foldRow<Op>(in + r * last.size, last.size);
+      std::vector<std::byte> scratch;
+      for (int64_t r = r0; r < r1; ++r) acc[r] = foldRow<Op>(in.row(r, 0, last.size, scratch), last.size);
     });
   } else {
     reduceRuns<Op>(in, acc.get(), runs, 0, 0);

@@ -10,8 +10,13 @@
 // `f(offsets, count)` with each operand's element offset at the span start;
 // the per-operand inner strides are `innerStrides()`. Splitting [0, size())
 // into ranges is how kernels go parallel; offsets are advanced by an odometer,
-// never by division per element.
+// never by division per element. `operandStrides` gives a tensor's strides over
+// an output shape whether it is contiguous or a strided view (Tensor::permutedView,
+// expandedView), so every kernel built on StridedLoop reads views as they are.
 #pragma once
+
+#include "kernels/Broadcast.h"
+#include "tensor/Tensor.h"
 
 #include <algorithm>
 #include <array>
@@ -20,6 +25,19 @@
 #include <vector>
 
 namespace tempo::cpu {
+
+/// `t`'s element strides over the output `shape` (NumPy broadcasting: 0 on a stretched or
+/// missing axis), for a contiguous tensor or a strided view alike; throws
+/// std::invalid_argument unless t's shape broadcasts to `shape`.
+inline std::vector<int64_t> operandStrides(const Tensor& t, const std::vector<int64_t>& shape) {
+  std::vector<int64_t> out = ref::broadcastStrides(t.shape(), shape);
+  if (t.isContiguous()) return out;
+  const std::vector<int64_t> own = t.strides();
+  const size_t lead = shape.size() - own.size();
+  for (size_t d = 0; d < own.size(); ++d)
+    if (out[lead + d] != 0) out[lead + d] = own[d];
+  return out;
+}
 
 template <size_t N>
 class StridedLoop {
