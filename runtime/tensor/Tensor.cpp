@@ -204,7 +204,7 @@ Tensor Tensor::window(int64_t first, std::vector<int64_t> shape) const {
   Tensor t = contiguous();
   t.shape_ = std::move(shape);
   t.numel_ = n;
-  t.offset_ = offset_ + static_cast<size_t>(first) * dtypeSize(dtype_);
+  t.offset_ += static_cast<size_t>(first) * dtypeSize(dtype_);  // from the copy's element 0 for a strided view
   return t;
 }
 

@@ -48,6 +48,10 @@ TEST(StridedView, APermutedViewSharesTheBufferAndReadsThePermutedElements) {
       }
   EXPECT_THROW(v.data<float>(), std::logic_error);
   EXPECT_THROW(v.permutedView({0, 0, 1}), std::invalid_argument);
+  // A view of a window (element 0 not at the buffer's start): rows of it are copied from the right place.
+  Tensor wv = x.window(12, {3, 4}).permutedView({1, 0});  // [4, 3] of the second [3, 4] block
+  Tensor row = wv.viewAt({2});
+  for (int64_t j = 0; j < 3; ++j) EXPECT_EQ(row.at(j), x.at(12 + j * 4 + 2));
   // Permuting back, or moving only axes of size 1, is contiguous again.
   EXPECT_TRUE(v.permutedView({1, 2, 0}).isContiguous());
   EXPECT_TRUE(counting(DType::F32, {1, 5}).permutedView({1, 0}).isContiguous());
