@@ -1,5 +1,7 @@
 #include "passes/ViewSelection.h"
 
+#include "passes/GraphRewrite.h"
+
 #include <algorithm>
 
 namespace tempo {
@@ -8,10 +10,6 @@ namespace {
 
 bool readsAtAPoint(const Edge& e) {
   return std::none_of(e.index.begin(), e.index.end(), [](const IndexAtom& a) { return a.isSlice() || a.isBlock(); });
-}
-
-bool isOutput(const Graph& g, NodeId id) {
-  return std::any_of(g.outputs.begin(), g.outputs.end(), [&](const GraphOutput& o) { return o.node == id; });
 }
 
 /// The view's buffer is one no store replaces while the view holds it: a slice read
@@ -42,6 +40,51 @@ bool readersTakeAView(const Graph& g, NodeId id) {
   });
 }
 
+/// The permutation swaps the last two axes and keeps the others.
+bool swapsLastTwo(const std::vector<int64_t>& perm) {
+  const size_t r = perm.size();
+  if (r < 2) return false;
+  for (size_t d = 0; d + 2 < r; ++d)
+    if (perm[d] != static_cast<int64_t>(d)) return false;
+  return perm[r - 2] == static_cast<int64_t>(r - 1) && perm[r - 1] == static_cast<int64_t>(r - 2);
+}
+
+/// matmul(permute(a) swapping a's last two axes, b) reads a transposed: the permute's read of
+/// a is composed into the matmul's operand edge and the operand's transpose flag is set, so the
+/// GEMM reads a as it lies (BLAS's trans flag). The permute goes when nothing else reads it.
+int foldTransposesIntoMatmuls(Graph& g, GraphChange& change) {
+  int folded = 0;
+  std::vector<NodeId> products;
+  for (const auto& [id, n] : g.nodes())
+    if (n.op == OpKind::MatMul) products.push_back(id);
+  for (NodeId id : products) {
+    std::vector<EdgeId> operands;
+    for (const Edge* e : g.inputs(id)) operands.push_back(e->id);
+    for (EdgeId operand : operands) {
+      const Edge in = g.edge(operand);
+      if (!in.condition.isAlways() || !readsAtAPoint(in) || in.inputIndex > 1) continue;
+      const Node& permute = g.node(in.producer);
+      if (permute.op != OpKind::Permute || !swapsLastTwo(permute.attrs.perm)) continue;
+      const Edge* source = soleUnconditionalInput(g, permute);
+      bool& transposed = in.inputIndex == 0 ? g.node(id).attrs.transposeA : g.node(id).attrs.transposeB;
+      if (!source || transposed) continue;
+      std::optional<std::vector<IndexAtom>> atoms = composeReads(permute.domain, *source, in);
+      if (!atoms) continue;
+      Edge& e = g.edge(operand);
+      e.producer = source->producer;
+      e.index = *atoms;
+      transposed = true;
+      change.rewritten.insert(id);
+      ++folded;
+      if (g.users(in.producer).empty() && !isOutput(g, in.producer)) {
+        g.removeNode(in.producer);
+        recordRemoval(change, in.producer);
+      }
+    }
+  }
+  return folded;
+}
+
 }  // namespace
 
 std::string ViewSelection::description() const {
@@ -49,10 +92,15 @@ std::string ViewSelection::description() const {
          "reads it at a point with a kernel that walks strides (elementwise, where, fused, sums and maxima), "
          "its value can stay a strided view of its input's buffer: no copy is made and the bytes are held "
          "once. Outputs, readers that stack slices of it, and other kernels keep the copy; an expand is a view "
-         "only when its input's shape is fixed, so its store's size is its input's.";
+         "only when its input's shape is fixed, so its store's size is its input's. A permute that swaps the "
+         "last two axes of a matmul's operand disappears into the matmul, which reads the operand transposed "
+         "(BLAS's trans flag).";
 }
 
 void ViewSelection::run(Graph& graph, PassContext& context) {
+  if (int folded = foldTransposesIntoMatmuls(graph, context.change))
+    context.change.notes.push_back("matmul operands read transposed in place (the GEMM's trans flag, no copy): " +
+                                   std::to_string(folded));
   int permutes = 0, expands = 0;
   std::vector<NodeId> ids;
   for (const auto& [id, n] : graph.nodes())

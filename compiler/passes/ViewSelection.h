@@ -15,7 +15,11 @@
 // whose shape does not move with the input's dimensions, so its store holds the
 // input's bytes (MemoryPlacement sizes it so). The numbers are the same bit for bit
 // (the kernels read a view in the order they read a copy); BufferSharing counts a
-// view's buffer once with its input's, as for a reshape.
+// view's buffer once with its input's, as for a reshape. First, a permute that swaps
+// the last two axes of a matmul's operand is folded into the matmul: the edge reads
+// the permute's input and the operand's `transposeA` / `transposeB` flag is set, so
+// the GEMM reads it transposed in place (BLAS's trans flag) and the copy and its
+// store disappear (the permute goes when nothing else reads it).
 #pragma once
 
 #include "pass/Pass.h"

@@ -144,6 +144,9 @@ std::string attrsString(OpKind op, const OpAttrs& a) {
       return s + ")";
     }
     case OpKind::Cast: return "dtype=" + std::string(dtypeName(a.dtype));
+    case OpKind::MatMul:
+      return std::string(a.transposeA ? "transpose_a" : "") + (a.transposeA && a.transposeB ? ", " : "") +
+             (a.transposeB ? "transpose_b" : "");
     case OpKind::Reshape:
     case OpKind::Expand: {
       std::string s = "shape=(";

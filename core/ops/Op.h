@@ -81,6 +81,8 @@ struct OpAttrs {
   bool keepDims = false;          ///< Reduce*
   std::vector<int64_t> perm;      ///< Permute
   bool view = false;              ///< Permute, Expand: the value is a strided view of the input's buffer (view-selection)
+  bool transposeA = false;        ///< MatMul: the left operand is read with its last two axes swapped (view-selection)
+  bool transposeB = false;        ///< MatMul: the same for the right operand
   int64_t axis = 0;               ///< Slice, Cat
   IndexExpr start, stop;          ///< Slice
   std::vector<IndexExpr> shape;   ///< Reshape, Expand: the target shape

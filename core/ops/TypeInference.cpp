@@ -42,13 +42,16 @@ TypeResult elementwise(OpKind op, const std::vector<TensorType>& in) {
   return TensorType{isComparison(op) ? DType::Bool : dt, shape};
 }
 
-TypeResult matmul(const std::vector<TensorType>& in) {
+TypeResult matmul(const std::vector<TensorType>& in, const OpAttrs& attrs) {
   const TensorType &a = in[0], &b = in[1];
   if (a.dtype != b.dtype)
     return "matmul: dtypes differ: " + std::string(dtypeName(a.dtype)) + " and " + std::string(dtypeName(b.dtype));
   if (a.dtype == DType::Bool) return std::string("matmul: bool operands are not allowed");
   if (a.rank() == 0 || b.rank() == 0) return "matmul: operands must have at least one dimension, got " + a.str() + " @ " + b.str();
   std::vector<IndexExpr> as = a.shape, bs = b.shape;
+  // A transposed operand (view-selection folded a permute of its last two axes into the product).
+  if (attrs.transposeA && as.size() >= 2) std::swap(as[as.size() - 1], as[as.size() - 2]);
+  if (attrs.transposeB && bs.size() >= 2) std::swap(bs[bs.size() - 1], bs[bs.size() - 2]);
   bool aVec = as.size() == 1, bVec = bs.size() == 1;
   if (aVec) as.insert(as.begin(), IndexExpr(1));
   if (bVec) bs.push_back(IndexExpr(1));
@@ -206,7 +209,7 @@ TypeResult inferType(OpKind op, const OpAttrs& attrs, const std::vector<TensorTy
     case OpClass::Ternary: return elementwise(op, in);
     case OpClass::Identity: return in[0];
     case OpClass::Cast: return TensorType{attrs.dtype, in[0].shape};
-    case OpClass::MatMul: return matmul(in);
+    case OpClass::MatMul: return matmul(in, attrs);
     case OpClass::Reduce: return reduce(op, attrs, in[0]);
     case OpClass::Fused: return fused(attrs, in);
     case OpClass::Merge:

@@ -44,7 +44,9 @@ Tensor compute(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& in, D
     case OpClass::Binary: return evalBinary(op, in[0], in[1]);
     case OpClass::Ternary: return evalWhere(in[0], in[1], in[2]);
     case OpClass::Cast: return in[0].converted(outDType);
-    case OpClass::MatMul: return evalMatMul(in[0], in[1]);
+    case OpClass::MatMul:  // an operand read transposed (view-selection) is transposed first
+      return evalMatMul(attrs.transposeA ? in[0].transposedView().contiguous() : in[0],
+                        attrs.transposeB ? in[1].transposedView().contiguous() : in[1]);
     case OpClass::Reduce: return evalReduce(op, in[0], attrs.axes, attrs.keepDims);
     case OpClass::Identity: return in[0];
     case OpClass::Fused: return evalFused(attrs.program, in);

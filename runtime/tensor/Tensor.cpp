@@ -119,6 +119,14 @@ Tensor Tensor::permutedView(const std::vector<int64_t>& perm) const {
   return t;
 }
 
+Tensor Tensor::transposedView() const {
+  if (rank() < 2) return *this;
+  std::vector<int64_t> perm(shape_.size());
+  for (size_t d = 0; d < perm.size(); ++d) perm[d] = static_cast<int64_t>(d);
+  std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+  return permutedView(perm);
+}
+
 Tensor Tensor::expandedView(const std::vector<int64_t>& shape) const {
   if (shape.size() < shape_.size())
     throw std::invalid_argument("expandedView: cannot broadcast " + shapeString(shape_) + " to " + shapeString(shape));

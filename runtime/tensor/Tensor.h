@@ -79,6 +79,8 @@ public:
   /// The permutation as a view (no copy): axis i of the result is axis perm[i] of this
   /// tensor. throws std::invalid_argument unless `perm` is a permutation of the axes.
   Tensor permutedView(const std::vector<int64_t>& perm) const;
+  /// The last two axes swapped, as a view (this tensor itself below rank 2).
+  Tensor transposedView() const;
   /// NumPy broadcast to `shape` as a view (no copy, stride 0 on stretched axes);
   /// throws std::invalid_argument unless this shape broadcasts to `shape`.
   Tensor expandedView(const std::vector<int64_t>& shape) const;

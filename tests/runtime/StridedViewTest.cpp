@@ -3,6 +3,7 @@
 // contiguous copy (the executor relies on it: a view and a copy must be
 // interchangeable), a view shares its input's buffer, and a view read as a
 // contiguous array throws instead of giving elements in the wrong order.
+#include "kernels/ReferenceKernels.h"
 #include "kernels/cpu/CpuKernels.h"
 #include "kernels/cpu/Fused.h"
 
@@ -125,6 +126,35 @@ TEST(StridedView, EveryKernelThatReadsViewsGivesTheBitsItGivesOnACopy) {
   expectSameBits(cpu::evalOp(OpKind::MatMul, {}, {m.permutedView({1, 0}), w}, DType::F32, {3, 2}),
                  cpu::evalOp(OpKind::MatMul, {}, {m.permutedView({1, 0}).contiguous(), w}, DType::F32, {3, 2}),
                  "matmul of a transposed view");
+}
+
+TEST(StridedView, AMatmulReadsTransposedOperandsInPlaceWithTheReferencesResult) {
+  // Shapes of a weight gradient (x^T @ g), a backward product (h @ W^T), both flags, a
+  // batched product, and the single-row and single-column GEMV cases, in f32 and f64.
+  struct Case {
+    std::vector<int64_t> a, b;  // as stored (before the transpose flags)
+    bool ta, tb;
+  };
+  const std::vector<Case> cases = {{{64, 48}, {64, 32}, true, false}, {{40, 24}, {56, 24}, false, true},
+                                   {{33, 17}, {9, 33}, true, true},   {{3, 16, 8}, {3, 16, 5}, true, false},
+                                   {{7, 1}, {7, 6}, true, false},     {{5, 7}, {1, 7}, false, true}};
+  for (DType dtype : {DType::F32, DType::F64})
+    for (const Case& c : cases) {
+      Tensor a = counting(dtype, c.a, 0.13), b = counting(dtype, c.b, 0.29);
+      OpAttrs attrs;
+      attrs.transposeA = c.ta;
+      attrs.transposeB = c.tb;
+      Tensor ta = c.ta ? a.transposedView().contiguous() : a, tb = c.tb ? b.transposedView().contiguous() : b;
+      std::vector<int64_t> shape(ta.shape().begin(), ta.shape().end() - 1);
+      shape.push_back(tb.shape().back());
+      Tensor want = ref::evalOp(OpKind::MatMul, {}, {ta, tb}, dtype, shape);
+      Tensor ref = ref::evalOp(OpKind::MatMul, attrs, {a, b}, dtype, want.shape());
+      expectSameBits(ref, want, "the reference with transpose flags");
+      Tensor got = cpu::evalOp(OpKind::MatMul, attrs, {a, b}, dtype, want.shape());
+      ASSERT_EQ(got.shape(), want.shape());
+      for (int64_t i = 0; i < got.numel(); ++i)
+        ASSERT_NEAR(got.at(i), want.at(i), 1e-4 * (1.0 + std::fabs(want.at(i)))) << dtypeName(dtype) << " case " << shapeString(c.a) << " at " << i;
+    }
 }
 
 }  // namespace

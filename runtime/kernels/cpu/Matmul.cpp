@@ -68,15 +68,18 @@ bool xsmmSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, i
   return true;
 }
 
-/// oneDNN's sgemm on gemmThreads() OpenMP threads, the count fixed for the call.
-bool dnnlSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
+/// oneDNN's sgemm on gemmThreads() OpenMP threads, the count fixed for the call; `ta` / `tb`:
+/// the operand is stored transposed (A as [k, m], B as [n, k]).
+bool dnnlSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta = false,
+               bool tb = false) {
   const int threads = gemmThreads(m, n, k);
 #ifdef _OPENMP
   const int savedThreads = omp_get_max_threads(), savedDynamic = omp_get_dynamic();
   omp_set_dynamic(0);
   omp_set_num_threads(threads);
 #endif
-  dnnl_status_t status = dnnl_sgemm('N', 'N', m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+  dnnl_status_t status =
+      dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, ta ? m : k, b, tb ? k : n, 0.0f, c, n);
 #ifdef _OPENMP
   omp_set_num_threads(savedThreads);
   omp_set_dynamic(savedDynamic);
@@ -84,7 +87,8 @@ bool dnnlSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, i
   return status == dnnl_success;
 }
 
-bool fastSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
+bool fastSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta, bool tb) {
+  if (ta || tb) return sgemmChoice() != SgemmLibrary::Openblas && dnnlSgemm(a, b, c, m, n, k, ta, tb);  // libxsmm: no
   switch (sgemmChoice()) {
     case SgemmLibrary::Openblas: return false;
     case SgemmLibrary::Dnnl: return dnnlSgemm(a, b, c, m, n, k);
@@ -97,23 +101,38 @@ bool fastSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, i
   return false;
 }
 
-/// C[m, n] = A[m, k] @ B[k, n], all row-major and contiguous, m, n, k >= 1.
+void blasGemv(CBLAS_TRANSPOSE t, int rows, int cols, const float* a, int lda, const float* x, float* y) {
+  cblas_sgemv(CblasRowMajor, t, rows, cols, 1.0f, a, lda, x, 1, 0.0f, y, 1);
+}
+void blasGemv(CBLAS_TRANSPOSE t, int rows, int cols, const double* a, int lda, const double* x, double* y) {
+  cblas_dgemv(CblasRowMajor, t, rows, cols, 1.0, a, lda, x, 1, 0.0, y, 1);
+}
+void blasGemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, const float* a, int lda, const float* b,
+              int ldb, float* c) {
+  cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, n);
+}
+void blasGemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, const double* a, int lda, const double* b,
+              int ldb, double* c) {
+  cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, n);
+}
+
+/// C[m, n] = A[m, k] @ B[k, n], row-major, m, n, k >= 1; `ta` / `tb`: the operand is stored
+/// transposed (A as [k, m], B as [n, k]: a transposed view, read with the BLAS trans flag).
 template <class T>
-void gemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k) {
+void gemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, bool ta, bool tb) {
+  ta = ta && m > 1;  // a single row or column lies the same either way
+  tb = tb && n > 1;
   if constexpr (std::is_same_v<T, float>)
-    if (fastSgemm(a, b, c, m, n, k)) return;
+    if (fastSgemm(a, b, c, m, n, k, ta, tb)) return;
   chooseOpenblasThreads(m, n, k);
   int M = int(m), N = int(n), K = int(k);
-  if constexpr (std::is_same_v<T, float>) {
-    if (m == 1) cblas_sgemv(CblasRowMajor, CblasTrans, K, N, 1.0f, b, N, a, 1, 0.0f, c, 1);
-    else if (n == 1) cblas_sgemv(CblasRowMajor, CblasNoTrans, M, K, 1.0f, a, K, b, 1, 0.0f, c, 1);
-    else cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, a, K, b, N, 0.0f, c, N);
-  } else {
-    if (m == 1) cblas_dgemv(CblasRowMajor, CblasTrans, K, N, 1.0, b, N, a, 1, 0.0, c, 1);
-    else if (n == 1) cblas_dgemv(CblasRowMajor, CblasNoTrans, M, K, 1.0, a, K, b, 1, 0.0, c, 1);
-    else cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, a, K, b, N, 0.0, c, N);
-  }
+  if (m == 1) tb ? blasGemv(CblasNoTrans, N, K, b, K, a, c) : blasGemv(CblasTrans, K, N, b, N, a, c);
+  else if (n == 1) ta ? blasGemv(CblasTrans, K, M, a, M, b, c) : blasGemv(CblasNoTrans, M, K, a, K, b, c);
+  else blasGemm(ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N, K, a, ta ? M : K, b, tb ? K : N, c);
 }
+
+/// A strided view that is a row-major array with its last two axes swapped: the GEMM reads it in place.
+bool transposedLayout(const Tensor& t) { return !t.isContiguous() && t.rank() >= 2 && t.transposedView().isContiguous(); }
 
 struct MatrixView {
   std::vector<int64_t> batch;
@@ -160,7 +179,12 @@ std::optional<MatmulAccumulation> parseMatmulAccumulation(std::string_view name)
   return std::nullopt;
 }
 
-std::optional<Tensor> matmul(const Tensor& a, const Tensor& b, MatmulAccumulation acc) {
+std::optional<Tensor> matmul(const Tensor& viewA, const Tensor& viewB, MatmulAccumulation acc) {
+  // A transposed view goes to the GEMM as it lies (its trans flag); any other strided
+  // layout, and an operand of the widening path, as a contiguous copy.
+  const bool widening = viewA.dtype() == DType::F32 && acc == MatmulAccumulation::F64;
+  const bool ta = !widening && transposedLayout(viewA), tb = !widening && transposedLayout(viewB);
+  const Tensor a = ta ? viewA : viewA.contiguous(), b = tb ? viewB : viewB.contiguous();
   if (a.dtype() != b.dtype() || !isFloat(a.dtype()) || a.rank() == 0 || b.rank() == 0) return std::nullopt;
   MatrixView va = asMatrix(a.shape(), true), vb = asMatrix(b.shape(), false);
   if (va.cols != vb.rows) return std::nullopt;
@@ -178,17 +202,17 @@ std::optional<Tensor> matmul(const Tensor& a, const Tensor& b, MatmulAccumulatio
   if (shapeNumel(outShape) == 0 || k == 0) return Tensor(a.dtype(), outShape);  // zero-filled
   Tensor out = Tensor::uninitialized(a.dtype(), outShape);  // every element written (beta = 0)
   int64_t batches = shapeNumel(batch);
-  bool fold = allZero(sb) && va.batch == batch;  // b shared by every batch: fold the batch into M
+  bool fold = !ta && allZero(sb) && va.batch == batch;  // b shared by every batch: fold the batch into M
   auto run = [&]<class T>(const T* pa, const T* pb, T* po) {
-    if (fold) return gemm(pa, pb, po, batches * m, n, k);
+    if (fold) return gemm(pa, pb, po, batches * m, n, k, false, tb);
     for (int64_t bi = 0; bi < batches; ++bi)
       gemm(pa + ref::stridedOffset(bi, batch, sa) * m * k, pb + ref::stridedOffset(bi, batch, sb) * k * n,
-           po + bi * m * n, m, n, k);
+           po + bi * m * n, m, n, k, ta, tb);
   };
   if (a.dtype() == DType::F64) {
-    run(a.data<double>(), b.data<double>(), out.data<double>());
+    run(a.viewData<double>(), b.viewData<double>(), out.data<double>());
   } else if (acc == MatmulAccumulation::F32) {
-    run(a.data<float>(), b.data<float>(), out.data<float>());
+    run(a.viewData<float>(), b.viewData<float>(), out.data<float>());
   } else {  // f32 operands widened to f64, dgemm, rounded once: the reference's numerics
     std::unique_ptr<double[]> wa = widen(a), wb = widen(b), wo(new double[out.numel()]);
     run(wa.get(), wb.get(), wo.get());
