@@ -55,6 +55,7 @@ EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const Timing
   Pipeline pipeline = defaultPipeline();
   for (const std::string& pass : knobs.disabledPasses) pipeline.disable(pass);
   PassContext context;
+  context.boundHints = bounds;  // the cost models size for the bounds of this run, as `tempo run` does
   if (!knobs.scheduler.empty()) context.options["scheduler"] = knobs.scheduler;
   CompiledProgram program = compileProgram(g, std::move(pipeline), context);
   t.compileSeconds = secondsSince(start);

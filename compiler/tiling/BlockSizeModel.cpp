@@ -1,6 +1,7 @@
 #include "tiling/BlockSizeModel.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace tempo {
 
@@ -19,11 +20,18 @@ double tilingCost(int64_t blockSize, const BlockSizeInputs& in, const BlockSizeM
 int64_t chooseBlockSize(const BlockSizeInputs& in, const BlockSizeModelParams& p) {
   int64_t largest = 1;
   for (int64_t n : in.windowSizes) largest = std::max(largest, n);
-  int64_t best = 1;
+  std::vector<double> cost(static_cast<size_t>(largest) + 1);
   double bestCost = tilingCost(1, in, p);
-  for (int64_t bs = 2; bs <= largest; ++bs) {
-    double c = tilingCost(bs, in, p);
-    if (c < bestCost) best = bs, bestCost = c;
+  for (int64_t bs = 1; bs <= largest; ++bs) bestCost = std::min(bestCost, cost[static_cast<size_t>(bs)] = tilingCost(bs, in, p));
+  // Among the sizes within kCostSlack of the least cost, the one whose blocks waste the fewest
+  // positions at the largest window (a block store holds whole blocks), then the cheapest.
+  auto padding = [&](int64_t bs) { return (largest + bs - 1) / bs * bs - largest; };
+  int64_t best = 0;
+  for (int64_t bs = 1; bs <= largest; ++bs) {
+    const double c = cost[static_cast<size_t>(bs)];
+    if (c > bestCost * (1 + p.costSlack)) continue;
+    if (best == 0 || padding(bs) < padding(best) || (padding(bs) == padding(best) && c < cost[static_cast<size_t>(best)]))
+      best = bs;
   }
   return best;
 }
