@@ -5,6 +5,7 @@
 #include "pass/PassRegistry.h"
 #include "tempo/Cli.h"
 #include "tempo/CommandSupport.h"
+#include "tempo/RunCommand.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -24,6 +25,10 @@ CLI::App* addCompileCommand(CLI::App& app, CompileOptions& options) {
   cmd->add_option("--block-size", options.blockSize, "Static tiling's block size (default: the cost model's)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--disable", options.disabled, "Skip this pass (may be repeated)")->take_all();
+  cmd->add_option("--set", options.sets,
+                  "Size the cost models (static tiling's block size) for this bound, e.g. --set T=1024, as "
+                  "`tempo run --set` does; the program stays parametric (repeatable)")
+      ->type_name("NAME=INT");
   cmd->add_option("--emit", options.emit, "Print the generated code: the kernel table, LLVM IR after -O3, or assembly")
       ->check(CLI::IsMember({"kernels", "llvm", "asm"}));
   cmd->add_option("--kernel", options.kernel, "With --emit: only this kernel (its name, e.g. k7_h, or its node, %7)");
@@ -154,9 +159,18 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
   FrontendResult program = compileReporting(options.file, err);
   if (!program.ok()) return kExitProgramErrors;
   Graph graph = program.graph;
+  std::string setError;
+  std::optional<std::map<std::string, int64_t>> overrides = parseSets(options.sets, setError);
+  std::optional<SymbolEnv> hints;
+  if (overrides) hints = resolveBounds(graph, *overrides, setError);
+  if (!hints) {
+    err << "tempo compile: " << setError << "\n";
+    return kExitUsage;
+  }
   std::vector<PassSnapshot> snaps;
   try {
     PassContext context = passContextFor(options.blockSize);
+    context.boundHints = *hints;  // what `tempo run --set` would size the cost models for
     snaps = pipeline.run(graph, context);
   } catch (const PassError& e) {
     err << "tempo compile: internal compiler error in " << e.what() << "\n";

@@ -31,6 +31,7 @@ struct CompileOptions {
   int64_t blockSize = 0;  ///< static tiling's block size (0: the cost model's)
   std::string emit;       ///< "kernels", "llvm", "asm" or "" (no code printed)
   std::string kernel;     ///< with emit: one kernel's name or node (`%7`)
+  std::vector<std::string> sets;  ///< NAME=INT: the bounds the cost models size for (the program stays parametric)
 };
 
 /// Registers the `compile` subcommand on `app`, filling `options` when parsed.

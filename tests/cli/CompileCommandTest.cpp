@@ -195,5 +195,19 @@ TEST(CliCompile, EveryExampleCompiles) {
   }
 }
 
+TEST(CliCompile, SetSizesTheCostModelsForTheBoundsOfARun) {
+  // gpt_decode's growing window: blocks of 8 at its own T, 4 when sized for T = 4 (the block
+  // size the run `tempo run --set T=4` would compile with); an unknown bound is a usage error.
+  CliResult plain = tempo({"compile", example("gpt_decode.tpo"), "--print-after", "static-tiling"});
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_NE(plain.out.find("into blocks of 8 (cost model)"), std::string::npos) << plain.out;
+  CliResult sized = tempo({"compile", example("gpt_decode.tpo"), "--print-after", "static-tiling", "--set", "T=4"});
+  ASSERT_EQ(sized.code, 0) << sized.err;
+  EXPECT_NE(sized.out.find("into blocks of 4 (cost model)"), std::string::npos) << sized.out;
+  CliResult unknown = tempo({"compile", example("gpt_decode.tpo"), "--set", "Q=3"});
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_NE(unknown.err.find("'Q' is not a bound of this program"), std::string::npos) << unknown.err;
+}
+
 }  // namespace
 }  // namespace tempo::cli::test
