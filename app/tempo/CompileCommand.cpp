@@ -160,9 +160,7 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
   if (!program.ok()) return kExitProgramErrors;
   Graph graph = program.graph;
   std::string setError;
-  std::optional<std::map<std::string, int64_t>> overrides = parseSets(options.sets, setError);
-  std::optional<SymbolEnv> hints;
-  if (overrides) hints = resolveBounds(graph, *overrides, setError);
+  std::optional<SymbolEnv> hints = boundsFromSets(graph, options.sets, setError);
   if (!hints) {
     err << "tempo compile: " << setError << "\n";
     return kExitUsage;

@@ -111,9 +111,7 @@ void saveParams(Outputs& results, const std::vector<TrainedParam>& params, const
 /// The resolved bounds, or nullopt after printing a usage error.
 std::optional<SymbolEnv> boundsFor(const RunOptions& options, const Graph& g, std::ostream& err) {
   std::string error;
-  std::optional<std::map<std::string, int64_t>> overrides = parseSets(options.sets, error);
-  std::optional<SymbolEnv> bounds;
-  if (overrides) bounds = resolveBounds(g, *overrides, error);
+  std::optional<SymbolEnv> bounds = boundsFromSets(g, options.sets, error);
   if (!bounds) err << "tempo run: " << error << "\n";
   return bounds;
 }
@@ -162,6 +160,11 @@ std::optional<std::map<std::string, int64_t>> parseSets(const std::vector<std::s
     values[name] = *value;
   }
   return values;
+}
+
+std::optional<SymbolEnv> boundsFromSets(const Graph& g, const std::vector<std::string>& sets, std::string& error) {
+  std::optional<std::map<std::string, int64_t>> overrides = parseSets(sets, error);
+  return overrides ? resolveBounds(g, *overrides, error) : std::nullopt;
 }
 
 int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {

@@ -17,6 +17,8 @@
 // 2 for a bad --set, --engine or --matmul, 3 when evaluation or writing fails.
 #pragma once
 
+#include "graph/Graph.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -45,6 +47,10 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options);
 
 /// Parses `NAME=INT` settings; nullopt with `error` set on the first bad one.
 std::optional<std::map<std::string, int64_t>> parseSets(const std::vector<std::string>& sets, std::string& error);
+
+/// The bounds of `g` with `sets` (NAME=INT) over its defaults; nullopt with `error` set on a bad
+/// setting or a name that is not a bound.
+std::optional<SymbolEnv> boundsFromSets(const Graph& g, const std::vector<std::string>& sets, std::string& error);
 
 /// Runs the command; returns the exit code (see Cli.h).
 int runRun(const RunOptions& options, std::ostream& out, std::ostream& err);

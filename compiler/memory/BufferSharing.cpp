@@ -78,13 +78,14 @@ bool contiguousSourceWindow(const Graph& g, const Edge& e, const SymbolEnv& boun
 
 }  // namespace
 
+bool isStridedView(const Node& n) { return (n.op == OpKind::Permute || n.op == OpKind::Expand) && n.attrs.view; }
+
 bool sharesInputBuffer(const Node& n) {
-  return n.op == OpKind::Identity || n.op == OpKind::Reshape || n.op == OpKind::Merge ||
-         ((n.op == OpKind::Permute || n.op == OpKind::Expand) && n.attrs.view);
+  return n.op == OpKind::Identity || n.op == OpKind::Reshape || n.op == OpKind::Merge || isStridedView(n);
 }
 
 const TensorType& heldType(const Graph& g, const Node& n) {
-  if (n.op != OpKind::Expand || !n.attrs.view) return n.type;
+  if (n.op != OpKind::Expand || !isStridedView(n)) return n.type;
   std::vector<const Edge*> in = g.inputs(n.id);
   return in.size() == 1 ? g.node(in.front()->producer).type : n.type;
 }

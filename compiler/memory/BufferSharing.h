@@ -23,6 +23,9 @@
 
 namespace tempo {
 
+/// True when `n` is a permute or expand the view-selection pass made a strided view.
+bool isStridedView(const Node& n);
+
 /// True when `n`'s value is its input's buffer (identity, reshape, merge, a view).
 bool sharesInputBuffer(const Node& n);
 

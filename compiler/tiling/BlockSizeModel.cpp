@@ -1,6 +1,7 @@
 #include "tiling/BlockSizeModel.h"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 namespace tempo {
@@ -21,9 +22,9 @@ int64_t chooseBlockSize(const BlockSizeInputs& in, const BlockSizeModelParams& p
   int64_t largest = 1;
   for (int64_t n : in.windowSizes) largest = std::max(largest, n);
   std::vector<double> cost(static_cast<size_t>(largest) + 1);
-  double bestCost = tilingCost(1, in, p);
+  double bestCost = std::numeric_limits<double>::infinity();
   for (int64_t bs = 1; bs <= largest; ++bs) bestCost = std::min(bestCost, cost[static_cast<size_t>(bs)] = tilingCost(bs, in, p));
-  // Among the sizes within kCostSlack of the least cost, the one whose blocks waste the fewest
+  // Among the sizes within costSlack of the least cost, the one whose blocks waste the fewest
   // positions at the largest window (a block store holds whole blocks), then the cheapest.
   auto padding = [&](int64_t bs) { return (largest + bs - 1) / bs * bs - largest; };
   int64_t best = 0;

@@ -58,6 +58,7 @@ NodeProgram::NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds,
                       n.id);
     Input in;
     in.edge = e;
+    in.fromSourceArray = isWholeArraySource(p.op);
     std::string what = where + " input " + e->str();
     for (size_t i = 0; i < e->index.size(); ++i) {
       const IndexAtom& a = e->index[i];
@@ -135,12 +136,12 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
     if (n.op == OpKind::Merge) {
       if (args.empty()) fail(point, "no branch of the merge covers this point");
       result = args.front();
-    } else if (n.attrs.view && (n.op == OpKind::Permute || n.op == OpKind::Expand)) {
+    } else if (isStridedView(n)) {
       try {  // a strided view of the input's buffer (ViewSelection): no copy
         Tensor in = std::move(args.at(0));
         // A stacked slice that is a window of a computed store's buffer (consecutive block lanes):
         // the view owns a copy, as BufferSharing predicts for every input but a source's array.
-        if (!isWholeArraySource(graph_->node(inputs_.at(0).edge->producer).op) && !in.ownsBufferAlone())
+        if (!inputs_.at(0).fromSourceArray && !in.ownsBufferAlone())
           in = in.clone();
         result = n.op == OpKind::Permute ? in.permutedView(n.attrs.perm) : in.expandedView(shape);
       } catch (const std::exception& ex) {

@@ -70,6 +70,7 @@ private:
     std::vector<int64_t> producerBounds;
     CompiledCondition condition;
     bool keepsWindow = false;  ///< the result may stay a window of this input (keepWindowsOf)
+    bool fromSourceArray = false;  ///< the producer is a whole-array source (its values are windows of its array)
   };
   /// nullopt when the read is undefined (outside the producer's domain or an undefined point).
   std::optional<Tensor> gather(const Input& in, const std::vector<int64_t>& point, const StoreTable& stores);

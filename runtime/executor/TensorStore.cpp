@@ -107,7 +107,7 @@ Tensor TensorStore::intoBlock(const Point& p, const Tensor& value) {
   }
   const int64_t lane = p[d] % blockLanes_;
   Tensor slot = block.window(lane * value.numel(), value.shape());
-  std::memcpy(slot.raw(), value.contiguous().raw(), value.nbytes());
+  std::memcpy(slot.raw(), value.isContiguous() ? value.raw() : value.contiguous().raw(), value.nbytes());
   return slot;
 }
 

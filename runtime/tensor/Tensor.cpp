@@ -261,7 +261,8 @@ Tensor Tensor::stack(const std::vector<Tensor>& parts, DType dtype, const std::v
   Tensor t = uninitialized(dtype, shape);
   for (size_t i = 0; i < parts.size(); ++i)
     if (partBytes > 0)
-      std::memcpy(static_cast<std::byte*>(t.raw()) + i * partBytes, parts[i].contiguous().raw(), partBytes);
+      std::memcpy(static_cast<std::byte*>(t.raw()) + i * partBytes,
+                  parts[i].isContiguous() ? parts[i].raw() : parts[i].contiguous().raw(), partBytes);
   return t;
 }
 
