@@ -15,6 +15,14 @@ namespace {
 
 bool usesPointAttrs(OpKind op) { return op == OpKind::Slice || op == OpKind::Reshape || op == OpKind::Expand; }
 
+/// Kernels whose value is always a new buffer (elementwise, reductions, GEMMs,
+/// copying permutes): an operand may be a buffer others still write into later.
+bool makesFreshValue(const Node& n) {
+  if (n.op == OpKind::MatMul) return true;
+  if (n.op == OpKind::Permute) return !isStridedView(n);
+  return readsStridedViews(n.op);
+}
+
 }  // namespace
 
 std::string nodeLabel(const Node& n) {
@@ -50,6 +58,7 @@ NodeProgram::NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds,
     evalIndex_ = CompiledIndex(*n.attrs.index, layout, where + " eval_index");
   }
   if (opClass(n.op) == OpClass::Source) return;
+  takesBlocksAsStored_ = makesFreshValue(n);
   for (const Edge* e : g.inputs(n.id)) {
     const Node& p = g.node(e->producer);
     if (e->index.size() != p.domain.size())
@@ -207,6 +216,11 @@ std::optional<Tensor> NodeProgram::gather(const Input& in, const std::vector<int
   if (leading.empty()) {
     if (store->undefinedAt(lo)) return std::nullopt;
     return store->read(lo);
+  }
+  if (in.blockAtom >= 0 && takesBlocksAsStored_) {  // the block as stored: the same lanes and zeros, no copy
+    const int b = in.blockAtom;
+    if (laneOffset == lo[b] % in.blockLanes)
+      if (const Tensor* block = store->blockAsRead(lo, b, in.blockLanes, lo[b], hi[b])) return *block;
   }
   std::vector<Tensor> parts;
   std::vector<int64_t> p = lo;

@@ -90,6 +90,9 @@ private:
   std::vector<Input> inputs_;
   const NativeKernel* native_ = nullptr;
   int64_t* nativeCalls_ = nullptr;
+  /// The node's kernel makes a fresh value from its operands (never a view of
+  /// them), so a block read may hand it the producer's block buffer itself.
+  bool takesBlocksAsStored_ = false;
 };
 
 }  // namespace tempo

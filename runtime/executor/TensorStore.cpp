@@ -111,6 +111,24 @@ Tensor TensorStore::intoBlock(const Point& p, const Tensor& value) {
   return slot;
 }
 
+const Tensor* TensorStore::blockAsRead(const Point& at, int dim, int64_t lanes, int64_t lo, int64_t hi) const {
+  if (state_ != State::Open || dim != blockDim_ || lanes != blockLanes_ || lo >= hi) return nullptr;
+  const size_t d = static_cast<size_t>(dim);
+  const int64_t first = lo - lo % lanes;
+  if (hi > first + lanes) return nullptr;
+  Point q = at;
+  q[d] = first;
+  const Tensor& block = blocks_[blockOf(q)];
+  if (block.rank() == 0) return nullptr;
+  for (int64_t c = first; c < std::min(first + lanes, ctx_.bounds[d]); ++c) {
+    q[d] = c;
+    const Slot& s = slots_[slotOf(q)];
+    const bool read = lo <= c && c < hi;
+    if (read ? !s.full || s.point != q || s.undefined : s.full) return nullptr;
+  }
+  return &block;
+}
+
 void TensorStore::writeUndefined(const Point& p) {
   write(p, Tensor(DType::F32, {0}));
   slots_[slotOf(p)].undefined = true;
