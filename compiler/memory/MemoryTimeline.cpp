@@ -35,10 +35,9 @@ void MemoryTimeline::add(MemoryEvent::Kind kind, int node, int64_t liveBytes, in
   events_.push_back({kind, node, index, 1, liveBytes, peakBytes, timeNs});
 }
 
-void MemoryTimeline::halve() {
-  std::vector<MemoryEvent> merged;
-  merged.reserve(events_.size() / 2 + 1);
-  for (size_t i = 0; i < events_.size(); i += 2) {
+void MemoryTimeline::halve() {  // in place: the vector keeps its buffer (no new one per halving)
+  size_t out = 0;
+  for (size_t i = 0; i < events_.size(); i += 2, ++out) {
     MemoryEvent e = events_[i];
     if (i + 1 < events_.size()) {
       const MemoryEvent& next = events_[i + 1];
@@ -47,9 +46,9 @@ void MemoryTimeline::halve() {
       e.peakBytes = std::max(e.peakBytes, next.peakBytes);
       e.count += next.count;
     }
-    merged.push_back(e);
+    events_[out] = e;
   }
-  events_ = std::move(merged);
+  events_.resize(out);
   stride_ *= 2;
 }
 

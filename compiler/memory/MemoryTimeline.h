@@ -35,7 +35,7 @@ const char* memoryEventKindName(MemoryEvent::Kind k);
 
 class MemoryTimeline {
 public:
-  explicit MemoryTimeline(size_t capacity = 1 << 14);
+  explicit MemoryTimeline(size_t capacity = 1 << 12);
 
   /// `timeNs`: when the statement ran (a traced run's clock), -1 when not timed.
   void add(MemoryEvent::Kind kind, int node, int64_t liveBytes, int64_t peakBytes, int64_t timeNs = -1);

@@ -57,27 +57,28 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
   const SymbolEnv values = program.graph.withDerivedBounds(defaulted);  // the passes may derive bounds (static tiling)
   CompiledRunResult r;
   StoragePlan plan;
-  LoopProgram loops;
+  LoopProgram changed;  // the schedule when this run changes it (swaps, no memory statements)
+  const LoopProgram* loops = &program.loops;
   std::vector<WindowRead> windows;
   if (options.planStorage) {
     plan = program.stores;
     for (auto& [id, spec] : plan)
       spec.predictedBytes = predictStoreBytes(program.graph, program.graph.node(id), spec, values);
-    loops = program.loops;
     if (options.memoryBudget) {
-      r.swapPlan = placeSwaps(program.graph, loops, values, *options.memoryBudget);
+      r.swapPlan = placeSwaps(program.graph, program.loops, values, *options.memoryBudget);
       if (!r.swapPlan->feasible()) throw MemoryBudgetError(r.swapPlan->infeasibility());
-      loops = r.swapPlan->program;
+      loops = &r.swapPlan->program;
     }
     if (!options.memoryBudget) windows = program.windowReads;  // a budget's pager moves whole stores: slices copy
     r.predictedBytes =
-        predictMemory(loops, values, sharedBuffers(program.graph, values, windows), &r.predictedTimeline).peakBytes;
+        predictMemory(*loops, values, sharedBuffers(program.graph, values, windows), &r.predictedTimeline).peakBytes;
   } else {
     plan = wholeStoragePlan(program.graph, values);
-    loops = withoutMemoryStatements(program.loops);
+    changed = withoutMemoryStatements(program.loops);
+    loops = &changed;
     r.predictedBytes = predictedTotalBytes(plan);
   }
-  Executor executor(program.graph, loops,
+  Executor executor(program.graph, *loops,
                     ExecutorOptions{values, std::move(plan), options.cancel, options.progress, {options.matmul},
                                     options.planStorage ? options.memoryBudget : std::nullopt,
                                     options.generatedKernels ? program.native.get() : nullptr, options.trace,
