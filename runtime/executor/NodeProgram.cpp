@@ -219,8 +219,7 @@ std::optional<Tensor> NodeProgram::gather(const Input& in, const std::vector<int
   }
   if (in.blockAtom >= 0 && takesBlocksAsStored_) {  // the block as stored: the same lanes and zeros, no copy
     const int b = in.blockAtom;
-    if (laneOffset == lo[b] % in.blockLanes)
-      if (const Tensor* block = store->blockAsRead(lo, b, in.blockLanes, lo[b], hi[b])) return *block;
+    if (const Tensor* block = store->blockAsRead(lo, b, lo[b] - laneOffset, in.blockLanes, lo[b], hi[b])) return *block;
   }
   std::vector<Tensor> parts;
   std::vector<int64_t> p = lo;

@@ -111,11 +111,11 @@ Tensor TensorStore::intoBlock(const Point& p, const Tensor& value) {
   return slot;
 }
 
-const Tensor* TensorStore::blockAsRead(const Point& at, int dim, int64_t lanes, int64_t lo, int64_t hi) const {
-  if (state_ != State::Open || dim != blockDim_ || lanes != blockLanes_ || lo >= hi) return nullptr;
+const Tensor* TensorStore::blockAsRead(const Point& at, int dim, int64_t first, int64_t lanes, int64_t lo,
+                                       int64_t hi) const {
+  if (state_ != State::Open || dim != blockDim_ || lanes != blockLanes_ || first % lanes != 0) return nullptr;
+  if (lo >= hi || lo < first || hi > first + lanes) return nullptr;
   const size_t d = static_cast<size_t>(dim);
-  const int64_t first = lo - lo % lanes;
-  if (hi > first + lanes) return nullptr;
   Point q = at;
   q[d] = first;
   const Tensor& block = blocks_[blockOf(q)];

@@ -70,12 +70,13 @@ public:
   /// unless held already, or a block store's new block.
   int64_t bytesToWrite(const Point& p, const Tensor& value) const;
 
-  /// The buffer of the block holding coordinate `lo` of `dim` (the other dims at
-  /// `at`), when a block read of [lo, hi) in lanes of `lanes` can take it as it
-  /// is: the store keeps such blocks along `dim`, every position in [lo, hi)
-  /// holds a defined value and no other lane was ever written (its bytes are
-  /// still the block's zeros). Null otherwise: the reader stacks a copy.
-  const Tensor* blockAsRead(const Point& at, int dim, int64_t lanes, int64_t lo, int64_t hi) const;
+  /// The buffer of the block whose lane 0 is position `first` of `dim` (the
+  /// other dims at `at`), when a block read of [lo, hi) in lanes of `lanes`
+  /// can take it as it is: the store keeps such blocks along `dim`, every
+  /// position in [lo, hi) holds a defined value and no other lane was ever
+  /// written (its bytes are still the block's zeros). Null otherwise: the
+  /// reader stacks a copy.
+  const Tensor* blockAsRead(const Point& at, int dim, int64_t first, int64_t lanes, int64_t lo, int64_t hi) const;
 
   int64_t bytes() const { return bytes_; }
   size_t slotCount() const { return std::max(slots_.size(), swapArea_.size()); }

@@ -205,21 +205,21 @@ TEST(TensorStore, BlockReadTakesTheBlockOnlyWhenItsOtherLanesAreUnwritten) {
   BlockStore s(context(nullptr, {1, 7}), 1, 4);  // blocks of t: [0, 4), [4, 8)
   s.write({0, 4}, value(1));
   s.write({0, 5}, value(2));
-  const Tensor* block = s.blockAsRead({0, 4}, 1, 4, 4, 6);  // lanes 0, 1 read; 2, 3 never written
+  const Tensor* block = s.blockAsRead({0, 4}, 1, 4, 4, 4, 6);  // lanes 0, 1 read; 2, 3 never written
   ASSERT_NE(block, nullptr);
   EXPECT_EQ(block->shape(), (std::vector<int64_t>{4, 4}));
   EXPECT_TRUE(block->sharesBufferWith(s.read({0, 5})));
   EXPECT_EQ(block->at(4), 2);
   EXPECT_EQ(block->at(8), 0);
-  EXPECT_EQ(s.blockAsRead({0, 5}, 1, 4, 5, 6), nullptr);  // lane 0 holds a value the read leaves out
-  EXPECT_EQ(s.blockAsRead({0, 4}, 1, 4, 4, 5), nullptr);  // so does lane 1
-  EXPECT_EQ(s.blockAsRead({0, 4}, 1, 4, 4, 7), nullptr);  // position 6 is not written yet
-  EXPECT_EQ(s.blockAsRead({0, 4}, 1, 2, 4, 6), nullptr);  // other lanes than the store's
-  EXPECT_EQ(s.blockAsRead({0, 0}, 1, 4, 0, 2), nullptr);  // block 0 was never made
+  EXPECT_EQ(s.blockAsRead({0, 5}, 1, 4, 4, 5, 6), nullptr);  // lane 0 holds a value the read leaves out
+  EXPECT_EQ(s.blockAsRead({0, 4}, 1, 4, 4, 4, 5), nullptr);  // so does lane 1
+  EXPECT_EQ(s.blockAsRead({0, 4}, 1, 4, 4, 4, 7), nullptr);  // position 6 is not written yet
+  EXPECT_EQ(s.blockAsRead({0, 4}, 1, 4, 2, 4, 6), nullptr);  // other lanes than the store's
+  EXPECT_EQ(s.blockAsRead({0, 0}, 1, 0, 4, 0, 2), nullptr);  // block 0 was never made
   s.write({0, 6}, value(3));
-  EXPECT_NE(s.blockAsRead({0, 4}, 1, 4, 4, 7), nullptr);  // the last block ends at the bound
+  EXPECT_NE(s.blockAsRead({0, 4}, 1, 4, 4, 4, 7), nullptr);  // the last block ends at the bound
   s.free();
-  EXPECT_EQ(s.blockAsRead({0, 4}, 1, 4, 4, 6), nullptr);
+  EXPECT_EQ(s.blockAsRead({0, 4}, 1, 4, 4, 4, 6), nullptr);
 }
 
 TEST(MemoryTimeline, KeepsEveryPeakWhenItHalves) {
