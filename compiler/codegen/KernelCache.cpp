@@ -1,23 +1,46 @@
 #include "codegen/KernelCache.h"
 
+#include "codegen/SharedLibrary.h"
+
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <system_error>
 
 namespace tempo {
 namespace {
 
-constexpr const char* kMagic = "TEMPO-KERNELS-1\n";
-
 uint64_t fnv1a(const std::string& text) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
   return h;
+}
+
+constexpr char kTrailerMagic[8] = {'T', 'E', 'M', 'P', 'O', 'K', 'C', '1'};
+
+/// The trailer a stored library ends with: the FNV-1a hash of the bytes before it, then kTrailerMagic.
+/// The loader ignores bytes past what the ELF headers describe; dlopen of a truncated or damaged file
+/// can crash the process, so a load reads the file and checks this first.
+std::string trailer(const std::string& bytes) {
+  const uint64_t hash = fnv1a(bytes);
+  std::string out(reinterpret_cast<const char*>(&hash), sizeof hash);
+  return out.append(kTrailerMagic, sizeof kTrailerMagic);
+}
+
+bool endsWithItsTrailer(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream content;
+  content << in.rdbuf();
+  const std::string data = content.str();
+  const size_t size = 8 + sizeof kTrailerMagic;
+  return data.size() > size && data.compare(data.size() - size, size, trailer(data.substr(0, data.size() - size))) == 0;
 }
 
 }  // namespace
@@ -34,36 +57,18 @@ std::optional<std::filesystem::path> KernelCache::defaultDirectory() {
 
 std::filesystem::path KernelCache::pathFor(const std::string& key) const {
   char name[32];
-  std::snprintf(name, sizeof name, "%016llx.o", static_cast<unsigned long long>(fnv1a(key)));
+  std::snprintf(name, sizeof name, "%016llx.so", static_cast<unsigned long long>(fnv1a(key)));
   return directory_ / name;
 }
 
-std::optional<std::string> KernelCache::load(const std::string& key) const {
-  std::ifstream in(pathFor(key), std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream content;
-  content << in.rdbuf();
-  const std::string data = content.str();
-  // magic, the key's length in decimal and a newline, the key, the object's length and a newline, the object
-  const std::string magic(kMagic);
-  if (data.compare(0, magic.size(), magic) != 0) return std::nullopt;
-  size_t at = magic.size();
-  auto number = [&](size_t& value) {
-    size_t end = data.find('\n', at);
-    if (end == std::string::npos || end == at || end - at > 19) return false;
-    value = 0;
-    for (size_t i = at; i < end; ++i) {
-      if (data[i] < '0' || data[i] > '9') return false;
-      value = value * 10 + static_cast<size_t>(data[i] - '0');
-    }
-    at = end + 1;
-    return true;
-  };
-  size_t keySize = 0, objectSize = 0;
-  if (!number(keySize) || data.size() - at < keySize || data.compare(at, keySize, key) != 0) return std::nullopt;
-  at += keySize;
-  if (!number(objectSize) || data.size() - at != objectSize) return std::nullopt;
-  return data.substr(at);
+std::shared_ptr<const SharedLibrary> KernelCache::load(const std::string& key) const {
+  const std::filesystem::path path = pathFor(key);
+  if (!endsWithItsTrailer(path)) return nullptr;
+  std::shared_ptr<const SharedLibrary> library = SharedLibrary::open(path);
+  if (!library) return nullptr;
+  const auto* stored = static_cast<const char*>(library->symbol(kKeySymbol));
+  if (!stored || key != stored) return nullptr;
+  return library;
 }
 
 bool KernelCache::store(const std::string& key, const std::string& object) const {
@@ -72,16 +77,19 @@ bool KernelCache::store(const std::string& key, const std::string& object) const
   if (ec) return false;
   const std::filesystem::path target = pathFor(key);
   std::filesystem::path temporary = target;
-  temporary += ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    out << kMagic << key.size() << '\n' << key << object.size() << '\n' << object;
-    out.flush();
-    if (!out) {
-      std::filesystem::remove(temporary, ec);
-      return false;
-    }
+  static std::atomic<int> stores{0};  // two compiles of one process may store at once
+  temporary += ".tmp" + std::to_string(::getpid()) + "-" + std::to_string(stores++);
+  try {
+    linkSharedLibrary(object, temporary);
+    std::ifstream in(temporary, std::ios::binary);
+    std::ostringstream linked;
+    linked << in.rdbuf();
+    std::ofstream out(temporary, std::ios::binary | std::ios::app);
+    out << trailer(linked.str());
+    if (!in || !out.flush()) throw std::runtime_error("cannot append the trailer");
+  } catch (const std::exception&) {
+    std::filesystem::remove(temporary, ec);
+    return false;
   }
   std::filesystem::rename(temporary, target, ec);
   if (!ec) return true;

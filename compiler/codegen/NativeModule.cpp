@@ -5,14 +5,14 @@
 #include "codegen/LlvmKernels.h"
 #include "codegen/LlvmModule.h"
 
-#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include "codegen/SharedLibrary.h"
+
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
-#include <llvm/ExecutionEngine/Orc/LLJIT.h>
-#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/Config/llvm-config.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/Passes/PassBuilder.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -24,12 +24,10 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <system_error>
+#include <unistd.h>
 
 namespace tempo {
-
-struct NativeModule::Jit {
-  std::unique_ptr<llvm::orc::LLJIT> jit;
-};
 
 namespace {
 
@@ -46,10 +44,6 @@ template <class T>
 T orThrow(llvm::Expected<T> value, const std::string& what) {
   if (!value) throw std::runtime_error(what + ": " + llvm::toString(value.takeError()));
   return std::move(*value);
-}
-
-void orThrow(llvm::Error error, const std::string& what) {
-  if (error) throw std::runtime_error(what + ": " + llvm::toString(std::move(error)));
 }
 
 void optimise(llvm::Module& m, llvm::TargetMachine& tm) {
@@ -111,6 +105,35 @@ std::string codeKey(const Kernel& k) {
   return key;
 }
 
+/// The module's key as the constant KernelCache::kKeySymbol, so a cache entry names what it holds.
+void addCacheKey(llvm::Module& m, const std::string& key) {
+  llvm::Constant* text = llvm::ConstantDataArray::getString(m.getContext(), key);
+  new llvm::GlobalVariable(m, text->getType(), true, llvm::GlobalValue::ExternalLinkage, text, KernelCache::kKeySymbol);
+}
+
+/// `object` linked into a shared library in the temporary directory and loaded; the file is gone once
+/// loaded (the mapping stays). For a compile with no cache, or whose cache entry cannot be written.
+std::shared_ptr<const SharedLibrary> loadedFromTemporary(const std::string& object) {
+  std::string pattern = (std::filesystem::temp_directory_path() / "tempo-kernels-XXXXXX").string();
+  const int fd = ::mkstemp(pattern.data());
+  if (fd < 0) throw std::runtime_error("cannot create a file for the kernels in " + pattern);
+  ::close(fd);
+  const std::filesystem::path file = pattern;
+  std::string error;
+  try {
+    linkSharedLibrary(object, file);
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(file, ec);
+    throw;
+  }
+  std::shared_ptr<const SharedLibrary> library = SharedLibrary::open(file, &error);
+  std::error_code ec;
+  std::filesystem::remove(file, ec);
+  if (!library) throw std::runtime_error("the loader rejects the kernels' library: " + error);
+  return library;
+}
+
 /// The lines of `text` from the one starting with `from` to the first after it starting with `to` (inclusive).
 std::string section(const std::string& text, const std::string& from, const std::string& to) {
   size_t begin = text.rfind(from, 0) == 0 ? 0 : text.find("\n" + from);
@@ -124,17 +147,17 @@ std::string section(const std::string& text, const std::string& from, const std:
 
 }  // namespace
 
-NativeModule::NativeModule() : jit_(std::make_unique<Jit>()) {}
+NativeModule::NativeModule() = default;
 NativeModule::~NativeModule() = default;
 
 std::shared_ptr<const NativeModule> NativeModule::compile(const KernelProgram& kernels, const CodegenOptions& options) {
-  initialiseLlvm();
   std::shared_ptr<NativeModule> out(new NativeModule);
-  if (kernels.count(KernelKind::Generated) == 0) return out;  // nothing to compile: no JIT
+  if (kernels.count(KernelKind::Generated) == 0) return out;  // nothing to compile: no library
   auto start = std::chrono::steady_clock::now();
   llvm::orc::JITTargetMachineBuilder builder =
       orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(), "cannot detect the host CPU");
   builder.setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+  builder.setRelocationModel(llvm::Reloc::PIC_);  // linked into a shared library
   if (builder.getCPU() == "generic") {
     // A virtual machine may hide the CPU model while its features are all there:
     // name the x86-64 level they reach, for its scheduling model and the listings.
@@ -144,8 +167,7 @@ std::shared_ptr<const NativeModule> NativeModule::compile(const KernelProgram& k
     else if (features.find("+avx2") != std::string::npos && features.find("+fma") != std::string::npos)
       builder.setCPU("x86-64-v3");
   }
-  std::unique_ptr<llvm::TargetMachine> tm = orThrow(builder.createTargetMachine(), "no LLVM target for this CPU");
-  out->cpu_ = tm->getTargetCPU().str();
+  out->cpu_ = builder.getCPU();
   // One function per distinct code, named after the first kernel with it.
   KernelProgram distinct;
   std::map<std::string, std::string> functionOfKey;
@@ -160,16 +182,18 @@ std::shared_ptr<const NativeModule> NativeModule::compile(const KernelProgram& k
 
   // The cache key: everything the object code depends on.
   std::string key = std::string("llvm ") + LLVM_VERSION_STRING + "\nemitter " + llvmKernelsBuildId() + "\ntarget " +
-                    tm->getTargetTriple().str() + " " + out->cpu_ + " " + tm->getTargetFeatureString().str() + "\n";
+                    builder.getTargetTriple().str() + " " + out->cpu_ + " " + builder.getFeatures().getString() + "\n";
   for (const Kernel& k : distinct.kernels) key += k.name + "=" + codeKey(k) + "\n";
   std::optional<KernelCache> cache;
   if (options.useCache)
     if (auto dir = options.cacheDirectory ? options.cacheDirectory : KernelCache::defaultDirectory()) cache.emplace(*dir);
-  std::optional<std::string> object;
-  if (cache && !options.keepIr && !options.keepAssembly) object = cache->load(key);
-  out->fromCache_ = object.has_value();
+  std::shared_ptr<const SharedLibrary> library;
+  if (cache && !options.keepIr && !options.keepAssembly) library = cache->load(key);
+  out->fromCache_ = library != nullptr;
   auto optimised = std::chrono::steady_clock::now();
-  if (!object) {
+  if (!library) {
+    initialiseLlvm();  // the targets' registration: a cache hit touches none of LLVM's code generator
+    std::unique_ptr<llvm::TargetMachine> tm = orThrow(builder.createTargetMachine(), "no LLVM target for this CPU");
     LlvmModulePtr generated = emitLlvmKernels(distinct);
     llvm::Module& m = *generated->module;
     m.setDataLayout(tm->createDataLayout());
@@ -181,18 +205,13 @@ std::shared_ptr<const NativeModule> NativeModule::compile(const KernelProgram& k
     }
     optimised = std::chrono::steady_clock::now();
     if (options.keepAssembly) out->assembly_ = emitted(*llvm::CloneModule(m), *tm, llvm::CGFT_AssemblyFile);
-    object = emitted(m, *tm, llvm::CGFT_ObjectFile);
-    if (cache) cache->store(key, *object);
+    addCacheKey(m, key);
+    const std::string object = emitted(m, *tm, llvm::CGFT_ObjectFile);
+    if (cache && cache->store(key, object)) library = cache->load(key);
+    if (!library) library = loadedFromTemporary(object);
   }
   out->optimiseSeconds_ = std::chrono::duration<double>(optimised - start).count();
-
-  out->jit_->jit = orThrow(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(builder).create(), "cannot start the JIT");
-  llvm::orc::LLJIT& jit = *out->jit_->jit;
-  jit.getMainJITDylib().addGenerator(orThrow(
-      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(jit.getDataLayout().getGlobalPrefix()),
-      "cannot search the process for libm"));
-  orThrow(jit.addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(*object, "tempo_kernels.o")),
-          "the JIT rejects the kernels' object code");
+  out->library_ = library;
   std::map<std::string, NativeKernelFn> addresses;
   for (const Kernel& k : kernels.kernels) {
     if (k.kind != KernelKind::Generated) continue;
@@ -202,8 +221,8 @@ std::shared_ptr<const NativeModule> NativeModule::compile(const KernelProgram& k
     n.function = functionOfNode.at(k.node);
     auto found = addresses.find(n.function);
     if (found == addresses.end())
-      found = addresses.emplace(n.function, orThrow(jit.lookup(n.function), "kernel " + n.function + " did not compile")
-                                                .toPtr<NativeKernelFn>()).first;
+      found = addresses.emplace(n.function, reinterpret_cast<NativeKernelFn>(library->symbol(n.function))).first;
+    if (!found->second) throw std::runtime_error("kernel " + n.function + " is not in the kernels' library");
     n.fn = found->second;
     n.dtype = k.dtype;
     n.rank = k.shape.size();

@@ -3,19 +3,20 @@
 // `NativeModule::compile` takes a KernelProgram, emits its generated kernels
 // as LLVM IR (LlvmKernels.h), runs LLVM's -O3 pipeline for the host CPU (its
 // name and features detected at run time, so the vectoriser uses AVX2 or
-// AVX-512 where the machine has them) and hands the module to an ORC LLJIT,
-// which compiles it and resolves libm's functions from the process. Every
-// kernel is looked up at once, so nothing compiles lazily during a run.
-// Kernels with the same code (steps, dtypes, broadcast patterns and rank: a
-// recurrence's branches, a layer repeated) share one function, so each
-// distinct kernel is compiled once. The
-// module owns the JIT and so the code: keep it alive as long as a function
+// AVX-512 where the machine has them), compiles the module to a
+// position-independent object, links it into a shared library with lld and
+// loads that with the system's loader (SharedLibrary.h), which binds libm's
+// functions from the process. Every kernel is looked up at once, so nothing
+// compiles lazily during a run. Kernels with the same code (steps, dtypes,
+// broadcast patterns and rank: a recurrence's branches, a layer repeated)
+// share one function, so each distinct kernel is compiled once. The module
+// owns the library and so the code: keep it alive as long as a function
 // pointer is used (CompiledProgram holds a shared_ptr). On request it keeps
 // the optimised IR and the assembly as text, whole or per kernel, the way
-// Compiler Explorer shows them. The object code is kept in a KernelCache on
-// disk: a compile whose key is there skips emission, -O3 and code generation
-// and only links the cached object (unless the IR or assembly text is asked
-// for). The header needs no LLVM headers.
+// Compiler Explorer shows them. The library is kept in a KernelCache on disk:
+// a compile whose key is there skips emission, -O3, code generation and the
+// link, and only loads the library (unless the IR or assembly text is asked
+// for), touching no LLVM code. The header needs no LLVM headers.
 #pragma once
 
 #include "kernels/Kernel.h"
@@ -27,6 +28,8 @@
 #include <vector>
 
 namespace tempo {
+
+class SharedLibrary;
 
 /// The ABI of every generated kernel (LlvmKernels.h).
 using NativeKernelFn = void (*)(void* out, const void* const* inputs, const int64_t* dims, int64_t begin,
@@ -73,14 +76,13 @@ public:
   const std::string& cpu() const { return cpu_; }
   size_t functionCount() const { return functions_; }  ///< distinct compiled functions
   double optimiseSeconds() const { return optimiseSeconds_; }      ///< emit + -O3
-  double machineCodeSeconds() const { return machineCodeSeconds_; }  ///< object code (+ assembly when kept) and JIT link
-  /// True when the object code came from the KernelCache (no IR was emitted or optimised).
+  double machineCodeSeconds() const { return machineCodeSeconds_; }  ///< object code (+ assembly when kept), link, load
+  /// True when the library came from the KernelCache (no IR was emitted or optimised, nothing linked).
   bool fromCache() const { return fromCache_; }
 
 private:
   NativeModule();
-  struct Jit;
-  std::unique_ptr<Jit> jit_;
+  std::shared_ptr<const SharedLibrary> library_;
   std::vector<NativeKernel> kernels_;  ///< in node order
   std::string ir_, assembly_, cpu_;
   size_t functions_ = 0;

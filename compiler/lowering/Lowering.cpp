@@ -48,7 +48,7 @@ LoweredProgram lowerProgram(const Graph& g, IslContext& isl, const LoweringOptio
   record(4, native.optimiseSeconds(),
          none ? "; no generated kernels\n" : "; " + count + ", optimised at -O3 for " + native.cpu() + "\n" + native.ir());
   record(5, native.machineCodeSeconds(),
-         none ? "# no generated kernels\n" : "# " + count + ", compiled by LLJIT for " + native.cpu() + "\n" + native.assembly());
+         none ? "# no generated kernels\n" : "# " + count + ", compiled for " + native.cpu() + "\n" + native.assembly());
   if (options.snapshots)
     for (const NativeKernel& k : native.kernels()) {
       out.snapshots[4].kernels.emplace_back(k.name, native.kernelIr(k.name));

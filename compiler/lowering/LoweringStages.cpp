@@ -11,7 +11,7 @@ const std::vector<LoweringStage>& loweringStages() {
       {"memory-placement", "alloc and free in the loops around each store's uses, sizes symbolic in the bounds"},
       {"kernel-formation", "a kernel per executed node: generated (elementwise, fused), library (gemm, reductions) or runtime"},
       {"llvm-ir", "the generated kernels as one LLVM module, optimised at -O3 for the host CPU"},
-      {"machine-code", "the module compiled to machine code by ORC's LLJIT; its assembly"},
+      {"machine-code", "the module compiled to machine code, linked into a shared library and loaded; its assembly"},
   };
   return stages;
 }

@@ -110,7 +110,7 @@ TEST(CliCompile, PrintAfterTheCodegenStagesShowsKernelsIrAndAssembly) {
   EXPECT_NE(ir.out.find("define void @k"), std::string::npos) << ir.out;
   CliResult code = tempo({"compile", example("rnn.tpo"), "--print-after=machine-code"});
   ASSERT_EQ(code.code, 0) << code.err;
-  EXPECT_NE(code.out.find("compiled by LLJIT for "), std::string::npos) << code.out;
+  EXPECT_NE(code.out.find("compiled for "), std::string::npos) << code.out;
   EXPECT_NE(code.out.find("ret"), std::string::npos) << code.out;
 }
 

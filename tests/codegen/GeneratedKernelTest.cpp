@@ -5,6 +5,7 @@
 // then fused programs with literals, the fallback when shapes do not fit, and
 // the kernel table of an example.
 #include "codegen/KernelCache.h"
+#include "codegen/SharedLibrary.h"
 #include "codegen/LlvmKernels.h"
 #include "codegen/NativeModule.h"
 #include "executor/CompiledEngine.h"
@@ -210,7 +211,7 @@ TEST(GeneratedKernels, IrAndAssemblyAreKeptPerKernel) {
   EXPECT_FALSE(native->cpu().empty());
 }
 
-TEST(GeneratedKernels, ASecondCompileLinksTheCachedObject) {
+TEST(GeneratedKernels, ASecondCompileLoadsTheCachedLibrary) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("tempo-kernel-cache-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
@@ -219,42 +220,66 @@ TEST(GeneratedKernels, ASecondCompileLinksTheCachedObject) {
   program.kernels.push_back(oneStepKernel({OpKind::Maximum, DType::F32, DType::F32}, 1));
   CodegenOptions options;
   options.cacheDirectory = dir;
-  auto compiled = NativeModule::compile(program, options);
-  EXPECT_FALSE(compiled->fromCache());
-  auto cached = NativeModule::compile(program, options);
-  EXPECT_TRUE(cached->fromCache());
-  for (const Kernel& k : program.kernels) {
-    std::vector<Tensor> args = inputsFor(k, 9, 5);
-    auto want = callNative(*compiled->forNode(k.node), args, {9, 37});
-    auto got = callNative(*cached->forNode(k.node), args, {9, 37});
-    ASSERT_TRUE(want && got);
-    EXPECT_EQ(firstDifference(*want, *got), "") << k.name;
+  {
+    auto compiled = NativeModule::compile(program, options);
+    EXPECT_FALSE(compiled->fromCache());
+    auto cached = NativeModule::compile(program, options);
+    EXPECT_TRUE(cached->fromCache());
+    for (const Kernel& k : program.kernels) {
+      std::vector<Tensor> args = inputsFor(k, 9, 5);
+      auto want = callNative(*compiled->forNode(k.node), args, {9, 37});
+      auto got = callNative(*cached->forNode(k.node), args, {9, 37});
+      ASSERT_TRUE(want && got);
+      EXPECT_EQ(firstDifference(*want, *got), "") << k.name;
+    }
   }
   // Other code is another key.
   KernelProgram other = program;
   other.kernels[0].program[0].op = OpKind::Sigmoid;
   EXPECT_FALSE(NativeModule::compile(other, options)->fromCache());
-  // A truncated entry, or one holding another key at this key's file, reads as a miss and is rewritten.
+  // The entries are shared libraries that name their key. A truncated entry reads as a miss and is
+  // rewritten (no library of it is loaded here: a loaded library's file is never rewritten in place).
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) files.push_back(entry.path());
   ASSERT_EQ(files.size(), 2u);
-  for (const auto& f : files) std::filesystem::resize_file(f, std::filesystem::file_size(f) / 2);
+  for (const auto& f : files) {
+    EXPECT_EQ(f.extension(), ".so");
+    std::filesystem::resize_file(f, std::filesystem::file_size(f) / 2);
+  }
   EXPECT_FALSE(NativeModule::compile(program, options)->fromCache());
   EXPECT_TRUE(NativeModule::compile(program, options)->fromCache());
-  KernelCache cache(dir);
-  ASSERT_TRUE(cache.store("key one", "object one"));
-  EXPECT_EQ(cache.load("key one"), std::optional<std::string>("object one"));
-  std::filesystem::copy_file(cache.pathFor("key one"), cache.pathFor("key two"));
-  EXPECT_EQ(cache.load("key two"), std::nullopt);
+  EXPECT_FALSE(NativeModule::compile(other, options)->fromCache());
+  // An entry holding another key at this key's file (a hash collision) is a miss.
+  const KernelCache cache(dir);
+  std::vector<std::string> keys;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    auto library = SharedLibrary::open(entry.path());
+    ASSERT_NE(library, nullptr) << entry.path();
+    const auto* key = static_cast<const char*>(library->symbol(KernelCache::kKeySymbol));
+    ASSERT_NE(key, nullptr);
+    keys.emplace_back(key);
+    EXPECT_EQ(cache.pathFor(key), entry.path());
+    EXPECT_NE(cache.load(key), nullptr);
+  }
+  ASSERT_EQ(keys.size(), 2u);
+  std::filesystem::rename(cache.pathFor(keys[0]), cache.pathFor(keys[1]));
+  EXPECT_EQ(cache.load(keys[0]), nullptr);  // no file
+  EXPECT_EQ(cache.load(keys[1]), nullptr);  // the other key's library
+  EXPECT_FALSE(NativeModule::compile(program, options)->fromCache());
+  EXPECT_FALSE(NativeModule::compile(other, options)->fromCache());
+  EXPECT_TRUE(NativeModule::compile(program, options)->fromCache());
   // The IR and the assembly need the compile itself: asking for them bypasses the cache.
   options.keepIr = true;
   auto withIr = NativeModule::compile(program, options);
   EXPECT_FALSE(withIr->fromCache());
   EXPECT_NE(withIr->kernelIr("k0_case").find("define void @k0_case("), std::string::npos);
-  // Off: nothing read or written.
+  // Off: nothing read or written in the cache; the library is loaded from a temporary file.
   options = CodegenOptions{};
   options.useCache = false;
-  EXPECT_FALSE(NativeModule::compile(program, options)->fromCache());
+  auto uncached = NativeModule::compile(program, options);
+  EXPECT_FALSE(uncached->fromCache());
+  std::vector<Tensor> args = inputsFor(program.kernels[0], 9, 5);
+  EXPECT_TRUE(callNative(*uncached->forNode(0), args, {9, 37}).has_value());
   std::filesystem::remove_all(dir);
 }
 
