@@ -150,6 +150,7 @@ void Executor::run() {
   for (const GraphOutput& o : graph_.outputs) memory_->markOutput(o.node);
   sources_ = std::make_unique<SourceArrays>(memory_.get(), givenSources_);
   timeline_ = MemoryTimeline();
+  heapTrim_ = HeapTrim();
   resetStores();
   pager_.reset();
   if (budget_) {
@@ -180,6 +181,7 @@ void Executor::run() {
   stats_.peakBytes = memory_->peakBytes();
   stats_.peakNonOutputBytes = memory_->peakNonOutputBytes();
   stats_.peakSwappedBytes = memory_->peakSwappedBytes();
+  stats_.heapTrims = heapTrim_.trims();
 }
 
 TensorStore& Executor::storeOf(int node, const char* what) {
@@ -225,6 +227,7 @@ void Executor::execute(const std::vector<Stmt>& body) {
         if (pager_ && value) pager_->beforeWrite(s.node, point_, *value);
         if (value) {
           storeOf(s.node, "exec").write(point_, std::move(*value));
+          heapTrim_.live(memory_->liveBytes());
         } else {
           storeOf(s.node, "exec").writeUndefined(point_);
           ++stats_.undefinedExecs;
@@ -254,6 +257,7 @@ void Executor::execute(const std::vector<Stmt>& body) {
         if (pager_) pager_->beforeSwapIn(s.node);
         sources_->swapIn(s.node);
         storeOf(s.node, "swap_in").swapIn();
+        heapTrim_.live(memory_->liveBytes());
         recordMemoryStatement(MemoryEvent::Kind::SwapIn, s.node);
         break;
     }

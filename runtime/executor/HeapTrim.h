@@ -1,0 +1,38 @@
+// HeapTrim: the heap's free pages given back to the system as a run's live bytes reach new highs.
+//
+// A run frees and allocates tensors all the time, and values whose size grows
+// with the step (a growing window's scores, a partial block) leave freed
+// chunks behind that later, longer-lived values do not fit. glibc keeps such
+// holes resident, so the process's memory would follow the heap's history
+// rather than what the run holds (decode at S = 1024: ~4 MiB above the live
+// bytes). When the executor's tracked live bytes pass the last mark by `step`
+// (a new high: the heap is about to grow), HeapTrim calls malloc_trim(0),
+// which returns every free page inside the heap (madvise) and its free top;
+// the pages come back as zeros when the heap reuses them. A run makes at most
+// peak / step calls, each a walk of the free lists (tens of µs), and none once
+// its peak is reached (a training loop's later iterations, a decode's steady
+// state). docs/memory.md, "Resident memory follows the live bytes".
+#pragma once
+
+#include <cstdint>
+
+namespace tempo {
+
+class HeapTrim {
+public:
+  explicit HeapTrim(int64_t step = int64_t(1) << 20) : step_(step), next_(step) {}
+
+  /// The tracked live bytes now; trims when they reach the next mark.
+  void live(int64_t bytes) {
+    if (bytes >= next_) trim(bytes);
+  }
+  int64_t trims() const { return trims_; }  ///< calls so far (for tests and the run's stats)
+
+private:
+  void trim(int64_t bytes);
+
+  int64_t step_, next_;
+  int64_t trims_ = 0;
+};
+
+}  // namespace tempo
