@@ -100,7 +100,10 @@ std::optional<Reach> reachOf(const IndexAtom& a, const std::string& d) {
     if (!c) return std::nullopt;
     return Reach{-*c, *c};
   }
-  auto hi = offsetFromDim(*a.stop, d);  // reads up to d + hi - 1
+  std::optional<IndexExpr> hi = offsetFromDim(*a.stop, d);  // reads up to d + hi - 1
+  if (!hi && a.stop->kind() == IndexExpr::Kind::Min)  // min(2*ds + 2, d + 1) <= d + 1 (a tiled window)
+    for (const IndexExpr& o : a.stop->operands())
+      if (auto c = offsetFromDim(o, d)) hi = hi ? IndexExpr::min(*hi, *c) : *c;
   if (!hi) return std::nullopt;
   std::optional<IndexExpr> lo = offsetFromDim(a.start, d);
   if (!lo && a.start.kind() == IndexExpr::Kind::Max)  // max(0, d - m) >= d - m

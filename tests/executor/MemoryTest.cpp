@@ -121,6 +121,16 @@ x[t] = 0.9 * x[t-1] + a
 m = max(x[max(0, t-7):t+1], dim=0)
 out y = sum(m, dim=0)
 )"},
+      {"max over a recurrence, compiled for T = 8 (static tiling: blocks of 2 under a guard)", R"(
+dim t < T
+set T = 8
+param a : f32[65536] = uniform(seed=5, low=-1.0, high=1.0)
+x : f32[65536] over (t)
+x[0] = a
+x[t] = 0.9 * x[t-1] + a
+m = max(x[max(0, t-7):t+1], dim=0)
+out y = sum(m, dim=0)
+)"},
       {"mean over a batched recurrence", R"(
 dim b < B
 dim t < T
