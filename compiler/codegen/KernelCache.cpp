@@ -33,12 +33,19 @@ std::string trailer(const std::string& bytes) {
   return out.append(kTrailerMagic, sizeof kTrailerMagic);
 }
 
-bool endsWithItsTrailer(const std::filesystem::path& path) {
+/// The whole file, or nullopt when it cannot be read.
+std::optional<std::string> contentsOf(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
   std::ostringstream content;
   content << in.rdbuf();
-  const std::string data = content.str();
+  if (!in) return std::nullopt;
+  return content.str();
+}
+
+bool endsWithItsTrailer(const std::filesystem::path& path) {
+  const std::optional<std::string> read = contentsOf(path);
+  if (!read) return false;
+  const std::string& data = *read;
   const size_t size = 8 + sizeof kTrailerMagic;
   return data.size() > size && data.compare(data.size() - size, size, trailer(data.substr(0, data.size() - size))) == 0;
 }
@@ -81,12 +88,10 @@ bool KernelCache::store(const std::string& key, const std::string& object) const
   temporary += ".tmp" + std::to_string(::getpid()) + "-" + std::to_string(stores++);
   try {
     linkSharedLibrary(object, temporary);
-    std::ifstream in(temporary, std::ios::binary);
-    std::ostringstream linked;
-    linked << in.rdbuf();
+    const std::optional<std::string> linked = contentsOf(temporary);
     std::ofstream out(temporary, std::ios::binary | std::ios::app);
-    out << trailer(linked.str());
-    if (!in || !out.flush()) throw std::runtime_error("cannot append the trailer");
+    if (linked) out << trailer(*linked);
+    if (!linked || !out.flush()) throw std::runtime_error("cannot append the trailer");
   } catch (const std::exception&) {
     std::filesystem::remove(temporary, ec);
     return false;

@@ -6,7 +6,6 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <dlfcn.h>
-#include <unistd.h>
 
 #include <fstream>
 #include <mutex>

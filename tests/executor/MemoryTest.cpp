@@ -109,28 +109,19 @@ TEST(Memory, SlidingWindowDecodeKeepsItsMemoryWhileTheGrowingWindowDoesNot) {
 // a peak (outputs aside) that does not grow with T: the reader's loop is fused
 // with its producer's, so the producer keeps a circular store of W steps. The
 // first program is issue 10's (it grew by one x[t] per step, 8.5 MB at T=512).
+/// The issue's sliding window: x[t] = 0.9 x[t-1] + a over f32[size], the max of its last 8 steps, T = `defaultT`.
+std::string slidingMaxOverARecurrence(int size, int defaultT) {
+  const std::string n = std::to_string(size);
+  return "dim t < T\nset T = " + std::to_string(defaultT) + "\nparam a : f32[" + n +
+         "] = uniform(seed=5, low=-1.0, high=1.0)\nx : f32[" + n +
+         "] over (t)\nx[0] = a\nx[t] = 0.9 * x[t-1] + a\nm = max(x[max(0, t-7):t+1], dim=0)\nout y = sum(m, dim=0)\n";
+}
+
 TEST(Memory, SlidingWindowsKeepAPeakThatDoesNotGrowWithT) {
   const std::vector<std::pair<std::string, std::string>> programs = {
-      {"max over a recurrence", R"(
-dim t < T
-set T = 64
-param a : f32[4096] = uniform(seed=5, low=-1.0, high=1.0)
-x : f32[4096] over (t)
-x[0] = a
-x[t] = 0.9 * x[t-1] + a
-m = max(x[max(0, t-7):t+1], dim=0)
-out y = sum(m, dim=0)
-)"},
-      {"max over a recurrence, compiled for T = 8 (static tiling: blocks of 2 under a guard)", R"(
-dim t < T
-set T = 8
-param a : f32[65536] = uniform(seed=5, low=-1.0, high=1.0)
-x : f32[65536] over (t)
-x[0] = a
-x[t] = 0.9 * x[t-1] + a
-m = max(x[max(0, t-7):t+1], dim=0)
-out y = sum(m, dim=0)
-)"},
+      {"max over a recurrence", slidingMaxOverARecurrence(4096, 64)},
+      {"max over a recurrence, compiled for T = 8 (static tiling: blocks of 2 under a guard)",
+       slidingMaxOverARecurrence(65536, 8)},
       {"mean over a batched recurrence", R"(
 dim b < B
 dim t < T
