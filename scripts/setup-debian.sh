@@ -7,7 +7,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   qt6-base-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev libqscintilla2-qt6-dev
-  libgraphviz-dev librsvg2-dev libcairo2-dev libisl-dev llvm-16-dev liblld-16-dev libzstd-dev libedit-dev
+  libgraphviz-dev librsvg2-dev libcairo2-dev libisl-dev llvm-16-dev lld-16 libzstd-dev libedit-dev
   libsqlite3-dev libopenblas-dev libxsmm-dev libdnnl-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth imagemagick fonts-dejavu-core

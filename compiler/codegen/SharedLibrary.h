@@ -1,8 +1,10 @@
 // SharedLibrary: generated object code linked into a shared library and loaded by the system's loader.
 //
-// `linkSharedLibrary` runs LLVM's ELF linker (lld, as a library, in this
-// process) on one relocatable object — position-independent code, as the
-// native module emits it — and writes a shared library; its undefined symbols
+// `linkSharedLibrary` runs LLVM's ELF linker (lld 16's `ld.lld`, as a child
+// process: as a library, lld 16 writes through pointers a finished link left
+// behind, corrupting the heap of a process that links twice) on one
+// relocatable object — position-independent code, as the native module emits
+// it — and writes a shared library; its undefined symbols
 // (libm's `expf`, `tanh`, ...) are left for the loader to bind from the
 // process. `SharedLibrary::open` loads one with dlopen (every symbol bound at
 // once) and closes it when the last holder lets go. Loading a cached kernel
@@ -34,8 +36,8 @@ private:
   void* handle_;
 };
 
-/// Links the relocatable ELF `object` into the shared library `output` with lld (one thread; calls are
-/// serialised: lld keeps global state). Throws std::runtime_error with lld's message when it fails.
+/// Links the relocatable ELF `object` into the shared library `output` with ld.lld (a child process, one
+/// thread; calls may run at once). Throws std::runtime_error with lld's message when it fails.
 void linkSharedLibrary(const std::string& object, const std::filesystem::path& output);
 
 }  // namespace tempo

@@ -71,7 +71,12 @@ std::string pointText(const Node& n, const SymbolEnv& env) {
 
 }  // namespace
 
-BudgetFloor budgetFloor(const Graph& g, const SymbolEnv& bounds, const std::map<NodeId, int64_t>& outputBytes) {
+BudgetFloor budgetFloor(const Graph& g, const SymbolEnv& bounds, const std::map<NodeId, int64_t>& outputBytes,
+                        const std::map<NodeId, int64_t>& storeBytes) {
+  auto storeOf = [&](NodeId id) {
+    auto it = storeBytes.find(id);
+    return it == storeBytes.end() ? int64_t{0} : it->second;
+  };
   BudgetFloor floor;
   int64_t outputs = 0;
   std::string outputList;
@@ -91,11 +96,11 @@ BudgetFloor budgetFloor(const Graph& g, const SymbolEnv& bounds, const std::map<
       for (const Edge* e : inputs) {
         if (!effectiveCondition(g, *e).holds(env)) continue;
         int64_t& r = reads[e->producer];
-        r = std::max({r, bytesOf(g.readType(*e), env), arrayBehind(g, e->producer, bounds, arrays)});
+        r = std::max({r, bytesOf(g.readType(*e), env), arrayBehind(g, e->producer, bounds, arrays), storeOf(e->producer)});
       }
       const int64_t result = isWholeArraySource(n.op)                  ? arrayBehind(g, id, bounds, arrays)
                              : sharesInputBuffer(n) && !reads.empty() ? 0
-                                                                         : bytesOf(n.type, env);
+                                                                         : std::max(bytesOf(n.type, env), storeOf(id));
       int64_t total = result;
       std::string list;
       for (const auto& [p, bytes] : reads) {

@@ -9,7 +9,10 @@
 // adds nothing; two reads of one producer count once, the larger; a source
 // that is one array — load, random, hash — is built and held whole, so its
 // exec and every read of it or of a view of it hold the whole array), and the
-// outputs at the end of the run (all their values are returned). Instances
+// outputs at the end of the run (all their values are returned). Stores are
+// swapped and paged whole, so an instance also holds the whole store it
+// writes and each whole store it reads (`storeBytes`, the plan's allocations):
+// writing q[t] into a store of every t needs all of it in memory. Instances
 // are evaluated at the corners of each node's domain (every dimension at 0 or
 // its bound - 1, where the dimension guards hold): each is a real instance,
 // so the floor is a true lower bound, though not always the largest one.
@@ -30,7 +33,9 @@ struct BudgetFloor {
   std::string why;
 };
 
-/// The floor of `g` at `bounds`; `outputBytes` holds each output store's bytes.
-BudgetFloor budgetFloor(const Graph& g, const SymbolEnv& bounds, const std::map<NodeId, int64_t>& outputBytes);
+/// The floor of `g` at `bounds`; `outputBytes` holds each output store's bytes, `storeBytes` every
+/// store's (a node missing from it has no store of its own).
+BudgetFloor budgetFloor(const Graph& g, const SymbolEnv& bounds, const std::map<NodeId, int64_t>& outputBytes,
+                        const std::map<NodeId, int64_t>& storeBytes);
 
 }  // namespace tempo

@@ -22,7 +22,7 @@ int64_t recomputeFlops(const Graph& g, const Node& n, const SymbolEnv& bounds) {
     case OpClass::MatMul: {
       if (inputs.empty()) return out;
       std::vector<int64_t> a = g.readType(*inputs[0]).evaluateShape(bounds);
-      int64_t k = a.empty() ? 1 : n.attrs.transposeA && a.size() >= 2 ? a[a.size() - 2] : a.back();
+      int64_t k = a.empty() ? 1 : n.attrs.permA.empty() ? a.back() : a.at(static_cast<size_t>(n.attrs.permA.back()));
       return 2 * out * std::max<int64_t>(k, 1);
     }
     case OpClass::Reduce: {

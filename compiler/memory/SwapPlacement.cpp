@@ -127,7 +127,7 @@ SwapPlan placeSwaps(const Graph& g, const LoopProgram& placed, const SymbolEnv& 
           return s.holder == o && outputs.count(s.producer) && s.producer != o;
         }))
       outputBytes[o] = before.allocated[o];
-  BudgetFloor floor = budgetFloor(g, bounds, outputBytes);
+  BudgetFloor floor = budgetFloor(g, bounds, outputBytes, before.allocated);
   plan.floor = floor.bytes;
   plan.floorReason = floor.why;
   if (!plan.feasible()) {

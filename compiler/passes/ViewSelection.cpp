@@ -40,19 +40,25 @@ bool readersTakeAView(const Graph& g, NodeId id) {
   });
 }
 
-/// The permutation swaps the last two axes and keeps the others.
-bool swapsLastTwo(const std::vector<int64_t>& perm) {
+/// The matmul reads an operand of rank r through `perm` (operand axis i is axis perm[i] of what
+/// it reads: a contiguous value), in place when that value's last, unit-stride axis is one of the
+/// operand's matrix axes: a row-major matrix or a transposed one, at any batch strides.
+bool gemmReadsInPlace(const std::vector<int64_t>& perm) {
   const size_t r = perm.size();
-  if (r < 2) return false;
-  for (size_t d = 0; d + 2 < r; ++d)
-    if (perm[d] != static_cast<int64_t>(d)) return false;
-  return perm[r - 2] == static_cast<int64_t>(r - 1) && perm[r - 1] == static_cast<int64_t>(r - 2);
+  return r >= 2 && (perm[r - 1] == static_cast<int64_t>(r - 1) || perm[r - 2] == static_cast<int64_t>(r - 1));
 }
 
-/// matmul(permute(a) swapping a's last two axes, b) reads a transposed: the permute's read of
-/// a is composed into the matmul's operand edge and the operand's transpose flag is set, so the
-/// GEMM reads a as it lies (BLAS's trans flag). The permute goes when nothing else reads it.
-int foldTransposesIntoMatmuls(Graph& g, GraphChange& change) {
+std::vector<int64_t> identityPermutation(size_t rank) {
+  std::vector<int64_t> perm(rank);
+  for (size_t d = 0; d < rank; ++d) perm[d] = static_cast<int64_t>(d);
+  return perm;
+}
+
+/// matmul(permute(...permute(a)), b) reads a through the composed permutation: the chain's
+/// reads are composed into the matmul's operand edge and the operand's permutation
+/// (permA / permB) is set, when the GEMM can read a in place with it (gemmReadsInPlace):
+/// BLAS's trans flag and leading dimension, no copy. Permutes nothing else reads go.
+int foldPermutesIntoMatmuls(Graph& g, GraphChange& change) {
   int folded = 0;
   std::vector<NodeId> products;
   for (const auto& [id, n] : g.nodes())
@@ -63,23 +69,44 @@ int foldTransposesIntoMatmuls(Graph& g, GraphChange& change) {
     for (EdgeId operand : operands) {
       const Edge in = g.edge(operand);
       if (!in.condition.isAlways() || !readsAtAPoint(in) || in.inputIndex > 1) continue;
-      const Node& permute = g.node(in.producer);
-      if (permute.op != OpKind::Permute || !swapsLastTwo(permute.attrs.perm)) continue;
-      const Edge* source = soleUnconditionalInput(g, permute);
-      bool& transposed = in.inputIndex == 0 ? g.node(id).attrs.transposeA : g.node(id).attrs.transposeB;
-      if (!source || transposed) continue;
-      std::optional<std::vector<IndexAtom>> atoms = composeReads(permute.domain, *source, in);
-      if (!atoms) continue;
+      std::vector<int64_t>& current = in.inputIndex == 0 ? g.node(id).attrs.permA : g.node(id).attrs.permB;
+      // Walk up the chain of permutes; fold as far as the last link the GEMM reads in place.
+      struct Link {
+        Edge read;
+        std::vector<int64_t> perm;
+      };
+      std::vector<Link> chain = {{in, current.empty() ? identityPermutation(g.readType(in).rank()) : current}};
+      size_t best = 0;
+      while (g.node(chain.back().read.producer).op == OpKind::Permute) {
+        const Link& last = chain.back();
+        const Node& permute = g.node(last.read.producer);
+        const Edge* source = soleUnconditionalInput(g, permute);
+        std::optional<std::vector<IndexAtom>> atoms;
+        if (source) atoms = composeReads(permute.domain, *source, last.read);
+        if (!atoms) break;
+        Link next{last.read, {}};
+        next.read.producer = source->producer;
+        next.read.index = *atoms;
+        for (int64_t axis : last.perm) next.perm.push_back(permute.attrs.perm.at(static_cast<size_t>(axis)));
+        chain.push_back(std::move(next));
+        if (gemmReadsInPlace(chain.back().perm)) best = chain.size() - 1;
+      }
+      if (best == 0) continue;
+      const Link& read = chain[best];
+      const std::vector<int64_t>& perm = read.perm;
+      std::vector<NodeId> passed;
+      for (size_t l = 0; l < best; ++l) passed.push_back(chain[l].read.producer);
       Edge& e = g.edge(operand);
-      e.producer = source->producer;
-      e.index = *atoms;
-      transposed = true;
+      e.producer = read.read.producer;
+      e.index = read.read.index;
+      current = perm == identityPermutation(perm.size()) ? std::vector<int64_t>{} : perm;
       change.rewritten.insert(id);
       ++folded;
-      if (g.users(in.producer).empty() && !isOutput(g, in.producer)) {
-        g.removeNode(in.producer);
-        recordRemoval(change, in.producer);
-      }
+      for (NodeId p : passed)  // the nearest first: each one's removal leaves the next unread
+        if (g.users(p).empty() && !isOutput(g, p)) {
+          g.removeNode(p);
+          recordRemoval(change, p);
+        }
     }
   }
   return folded;
@@ -92,15 +119,16 @@ std::string ViewSelection::description() const {
          "reads it at a point with a kernel that walks strides (elementwise, where, fused, sums and maxima), "
          "its value can stay a strided view of its input's buffer: no copy is made and the bytes are held "
          "once. Outputs, readers that stack slices of it, and other kernels keep the copy; an expand is a view "
-         "only when its input's shape is fixed, so its store's size is its input's. A permute that swaps the "
-         "last two axes of a matmul's operand disappears into the matmul, which reads the operand transposed "
-         "(BLAS's trans flag).";
+         "only when its input's shape is fixed, so its store's size is its input's. First, a matmul whose operand "
+         "is a permute (or a chain of them) of a value it can read in place, with one of the two matrix axes "
+         "at unit stride, reads that value through the permutation (perm_a / perm_b): the GEMM takes it with "
+         "its trans flag and leading dimension at any batch strides, and the permutes' copies disappear.";
 }
 
 void ViewSelection::run(Graph& graph, PassContext& context) {
-  if (int folded = foldTransposesIntoMatmuls(graph, context.change))
-    context.change.notes.push_back("matmul operands read transposed in place (the GEMM's trans flag, no copy): " +
-                                   std::to_string(folded));
+  if (int folded = foldPermutesIntoMatmuls(graph, context.change))
+    context.change.notes.push_back("matmul operands read through their permutes in place (the GEMM's trans flag "
+                                   "and leading dimension, no copy): " + std::to_string(folded));
   int permutes = 0, expands = 0;
   std::vector<NodeId> ids;
   for (const auto& [id, n] : graph.nodes())

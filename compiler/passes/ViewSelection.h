@@ -15,11 +15,13 @@
 // whose shape does not move with the input's dimensions, so its store holds the
 // input's bytes (MemoryPlacement sizes it so). The numbers are the same bit for bit
 // (the kernels read a view in the order they read a copy); BufferSharing counts a
-// view's buffer once with its input's, as for a reshape. First, a permute that swaps
-// the last two axes of a matmul's operand is folded into the matmul: the edge reads
-// the permute's input and the operand's `transposeA` / `transposeB` flag is set, so
-// the GEMM reads it transposed in place (BLAS's trans flag) and the copy and its
-// store disappear (the permute goes when nothing else reads it).
+// view's buffer once with its input's, as for a reshape. First, permutes read by a
+// matmul are folded into it: when the operand is a permute, or a chain of them, of a
+// value whose last (unit-stride) axis lands on one of the operand's two matrix axes, the
+// edge reads that value and the operand's permutation (`permA` / `permB`) is set, so the
+// GEMM reads it in place with its trans flag and leading dimension at any batch strides
+// (decode's K and V, per head out of a block of the KV cache) and the copies and their
+// stores disappear (each permute goes when nothing else reads it).
 #pragma once
 
 #include "pass/Pass.h"

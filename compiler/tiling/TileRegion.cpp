@@ -238,6 +238,18 @@ private:
     tiled_[id] = t;
   }
 
+  /// The lanes of `x` outside the window hold 0: a block read (its lanes outside the window are
+  /// zeros), or a tiled permute or reshape of one, which moves those zeros without changing them.
+  bool zeroOutsideTheWindow(const Source& x) const {
+    if (std::any_of(x.at.begin(), x.at.end(), [](const IndexAtom& a) { return a.isBlock(); })) return true;
+    const Node& n = g_.node(x.node);
+    const bool carrier = std::any_of(tiled_.begin(), tiled_.end(), [&](const auto& t) { return t.second == x.node; });
+    if (!carrier || (n.op != OpKind::Permute && n.op != OpKind::Reshape)) return false;
+    std::vector<const Edge*> in = g_.inputs(x.node);
+    return in.size() == 1 && in.front()->condition.isAlways() &&
+           zeroOutsideTheWindow(Source{in.front()->producer, in.front()->index});
+  }
+
   /// where(mask, x, neutral) with the mask along `axis` of x.
   NodeId masked(const Source& x, int axis, double neutral) {
     TensorType type = g_.node(x.node).type;
@@ -278,7 +290,9 @@ private:
         readTiled(partial, *e);
         continue;
       }
-      read(partial, masked(*tiledSource(*e), axis->second, neutral), pointsOf(blockDomain_));
+      const Source x = *tiledSource(*e);
+      if (neutral == 0 && zeroOutsideTheWindow(x)) read(partial, x.node, x.at);  // a block of the KV cache: no mask
+      else read(partial, masked(x, axis->second, neutral), pointsOf(blockDomain_));
     }
     inferTypeOf(partial);
     if (!(g_.node(partial).type == n.type))

@@ -17,7 +17,9 @@
 //  - every carrier into a copy over (domain, ds) whose window axis has size BS;
 //  - every elimination into a partial result per block (its inputs masked by
 //    `where(mask, x, neutral)`: 0 for sum and matmul, -inf for max, so the
-//    lanes outside the window count for nothing), an accumulator recurrence
+//    lanes outside the window count for nothing; an input whose lanes there
+//    are the block read's zeros already, moved at most by permutes and
+//    reshapes, goes unmasked to a sum or matmul), an accumulator recurrence
 //    `acc[ds] = combine(acc[ds-1], partial[ds])` over ds from the first block
 //    that meets the window, and the original node reading `acc` at the block
 //    of the window's last position, `floor((hi - 1) / BS)`.

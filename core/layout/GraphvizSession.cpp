@@ -24,6 +24,14 @@ int collectError(char* message) {
   return 0;
 }
 
+/// One Graphviz context for the process (guarded by the lock), never freed: the pango text
+/// plugin keeps a pointer to the last font name, which lives in its context, and compares
+/// the next label's font with it (valgrind: a read of freed memory after gvFreeContext).
+GVC_t* sharedContext() {
+  static GVC_t* context = gvContext();
+  return context;
+}
+
 }  // namespace
 
 GraphvizSession::GraphvizSession() : lock_(graphvizMutex()) {
@@ -31,7 +39,7 @@ GraphvizSession::GraphvizSession() : lock_(graphvizMutex()) {
   agseterr(AGERR);  // warnings are dropped, errors collected
   agseterrf(&collectError);
   try {
-    gvc_ = gvContext();
+    gvc_ = sharedContext();
     if (!gvc_) fail("cannot create a Graphviz context");
     graph_ = agopen(const_cast<char*>("sdg"), Agdirected, nullptr);
     if (!graph_) fail("cannot create a Graphviz graph");
@@ -46,7 +54,6 @@ GraphvizSession::~GraphvizSession() { release(); }
 void GraphvizSession::release() {
   if (graph_ && laidOut_) gvFreeLayout(gvc_, graph_);
   if (graph_) agclose(graph_);
-  if (gvc_) gvFreeContext(gvc_);
   graph_ = nullptr;
   gvc_ = nullptr;
   agseterrf(nullptr);

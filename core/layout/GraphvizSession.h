@@ -1,9 +1,9 @@
 // GraphvizSession: safe, scoped use of libgvc for one graph.
 //
 // Graphviz keeps global state (the error handler, the cgraph allocator), so a
-// session holds a process-wide lock for its whole life; it owns a GVC
-// context and one root graph and frees the layout, the graph and the context
-// in its destructor. Graphviz errors are collected instead of printed, and
+// session holds a process-wide lock for its whole life; it uses the process's
+// one GVC context (never freed: the text plugin keeps pointers into it), owns
+// one root graph and frees the layout and the graph in its destructor. Graphviz errors are collected instead of printed, and
 // layout() / render() throw GraphLayoutError carrying them. The graphviz
 // types are only forward-declared: their headers stay private to core.
 #pragma once

@@ -145,8 +145,8 @@ std::string attrsString(OpKind op, const OpAttrs& a) {
     }
     case OpKind::Cast: return "dtype=" + std::string(dtypeName(a.dtype));
     case OpKind::MatMul:
-      return std::string(a.transposeA ? "transpose_a" : "") + (a.transposeA && a.transposeB ? ", " : "") +
-             (a.transposeB ? "transpose_b" : "");
+      return std::string(a.permA.empty() ? "" : "perm_a=" + joinInts(a.permA)) +
+             (!a.permA.empty() && !a.permB.empty() ? ", " : "") + (a.permB.empty() ? "" : "perm_b=" + joinInts(a.permB));
     case OpKind::Reshape:
     case OpKind::Expand: {
       std::string s = "shape=(";

@@ -81,8 +81,9 @@ struct OpAttrs {
   bool keepDims = false;          ///< Reduce*
   std::vector<int64_t> perm;      ///< Permute
   bool view = false;              ///< Permute, Expand: the value is a strided view of the input's buffer (view-selection)
-  bool transposeA = false;        ///< MatMul: the left operand is read with its last two axes swapped (view-selection)
-  bool transposeB = false;        ///< MatMul: the same for the right operand
+  std::vector<int64_t> permA;     ///< MatMul: the left operand is read through this permutation of its axes, as
+                                  ///< a permute would give it (view-selection; empty: as it lies)
+  std::vector<int64_t> permB;     ///< MatMul: the same for the right operand
   int64_t axis = 0;               ///< Slice, Cat
   IndexExpr start, stop;          ///< Slice
   std::vector<IndexExpr> shape;   ///< Reshape, Expand: the target shape

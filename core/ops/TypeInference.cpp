@@ -42,16 +42,34 @@ TypeResult elementwise(OpKind op, const std::vector<TensorType>& in) {
   return TensorType{isComparison(op) ? DType::Bool : dt, shape};
 }
 
+TypeResult permute(const OpAttrs& attrs, const TensorType& in) {
+  std::vector<int64_t> sorted = attrs.perm;
+  std::sort(sorted.begin(), sorted.end());
+  bool ok = static_cast<int>(sorted.size()) == in.rank();
+  for (size_t i = 0; ok && i < sorted.size(); ++i) ok = sorted[i] == static_cast<int64_t>(i);
+  if (!ok) return "permute: " + attrsString(OpKind::Permute, attrs) + " is not a permutation of the " +
+                  std::to_string(in.rank()) + " dimensions of " + in.str();
+  std::vector<IndexExpr> out;
+  for (int64_t p : attrs.perm) out.push_back(in.shape[p]);
+  return TensorType{in.dtype, out};
+}
+
 TypeResult matmul(const std::vector<TensorType>& in, const OpAttrs& attrs) {
-  const TensorType &a = in[0], &b = in[1];
+  TensorType a = in[0], b = in[1];
+  // An operand read through a permutation (view-selection folded a permute into the product).
+  for (auto [operand, perm] : {std::pair{&a, &attrs.permA}, std::pair{&b, &attrs.permB}}) {
+    if (perm->empty()) continue;
+    OpAttrs permutation;
+    permutation.perm = *perm;
+    TypeResult read = permute(permutation, *operand);
+    if (auto* error = std::get_if<std::string>(&read)) return "matmul: operand " + *error;
+    *operand = std::get<TensorType>(read);
+  }
   if (a.dtype != b.dtype)
     return "matmul: dtypes differ: " + std::string(dtypeName(a.dtype)) + " and " + std::string(dtypeName(b.dtype));
   if (a.dtype == DType::Bool) return std::string("matmul: bool operands are not allowed");
   if (a.rank() == 0 || b.rank() == 0) return "matmul: operands must have at least one dimension, got " + a.str() + " @ " + b.str();
   std::vector<IndexExpr> as = a.shape, bs = b.shape;
-  // A transposed operand (view-selection folded a permute of its last two axes into the product).
-  if (attrs.transposeA && as.size() >= 2) std::swap(as[as.size() - 1], as[as.size() - 2]);
-  if (attrs.transposeB && bs.size() >= 2) std::swap(bs[bs.size() - 1], bs[bs.size() - 2]);
   bool aVec = as.size() == 1, bVec = bs.size() == 1;
   if (aVec) as.insert(as.begin(), IndexExpr(1));
   if (bVec) bs.push_back(IndexExpr(1));
@@ -79,18 +97,6 @@ TypeResult reduce(OpKind op, const OpAttrs& attrs, const TensorType& in) {
     if (!axes.count(i)) out.push_back(in.shape[i]);
     else if (attrs.keepDims) out.push_back(IndexExpr(1));
   }
-  return TensorType{in.dtype, out};
-}
-
-TypeResult permute(const OpAttrs& attrs, const TensorType& in) {
-  std::vector<int64_t> sorted = attrs.perm;
-  std::sort(sorted.begin(), sorted.end());
-  bool ok = static_cast<int>(sorted.size()) == in.rank();
-  for (size_t i = 0; ok && i < sorted.size(); ++i) ok = sorted[i] == static_cast<int64_t>(i);
-  if (!ok) return "permute: " + attrsString(OpKind::Permute, attrs) + " is not a permutation of the " +
-                  std::to_string(in.rank()) + " dimensions of " + in.str();
-  std::vector<IndexExpr> out;
-  for (int64_t p : attrs.perm) out.push_back(in.shape[p]);
   return TensorType{in.dtype, out};
 }
 

@@ -45,8 +45,8 @@ Tensor compute(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& in, D
     case OpClass::Ternary: return evalWhere(in[0], in[1], in[2]);
     case OpClass::Cast: return in[0].converted(outDType);
     case OpClass::MatMul:  // an operand read transposed (view-selection) is transposed first
-      return evalMatMul(attrs.transposeA ? in[0].transposedView().contiguous() : in[0],
-                        attrs.transposeB ? in[1].transposedView().contiguous() : in[1]);
+      return evalMatMul(attrs.permA.empty() ? in[0] : in[0].permutedView(attrs.permA).contiguous(),
+                        attrs.permB.empty() ? in[1] : in[1].permutedView(attrs.permB).contiguous());
     case OpClass::Reduce: return evalReduce(op, in[0], attrs.axes, attrs.keepDims);
     case OpClass::Identity: return in[0];
     case OpClass::Fused: return evalFused(attrs.program, in);

@@ -440,7 +440,7 @@ dim t < T
 set T = 16
 input w : f32[4096] = normal(seed=1)
 input x : f32[256] over (t) = normal(seed=2)
-c = sum(x[0:t+1], dim=0)
+c = sum(x[0:t+1] * 2.0, dim=0)
 acc : f32[] over (t)
 acc[0] = sum(c[0], dim=0)
 acc[t] = acc[t-1] + sum(c[t], dim=0)
@@ -451,7 +451,7 @@ TEST(Memory, ABudgetSwapsOutAStoreNotReadSoonAndKeepsThePeakUnderIt) {
   CompiledProgram p = compileSwapProgram(kSwapProgram);
   SymbolEnv bounds = defaults(p.graph);
   CompiledRunResult plain = runCompiled(p, bounds);
-  // Static tiling's masked block of x ([BS, 256] per step) lives inside the loop, next to x's block store.
+  // Static tiling's masked block of 2x ([BS, 256] per step) lives inside the loop, next to x's block store.
   const int64_t budget = 56 * 1024;
   ASSERT_GT(plain.stats.peakBytes, budget);
   CompiledRunResult swapped = runCompiled(p, bounds, CompiledRunOptions{true, budget});
@@ -510,10 +510,10 @@ TEST(Memory, ABudgetBelowWhatAnyScheduleNeedsIsRefusedNamingTheStores) {
   SwapPlan plan = placeSwaps(p.graph, p.loops, p.graph.withDerivedBounds(bounds), 1024);
   EXPECT_FALSE(plan.feasible());
   EXPECT_FALSE(plan.met());
-  // One step's masked block: 16 x 256 f32 written while x's block (the same size) is read.
-  EXPECT_EQ(plan.floor, 2 * 16384 + 16 + 4);
+  // One step's masked block of 2x: 16 x 256 f32 written while x's block (the same size) and the mask are read.
+  EXPECT_EQ(plan.floor, 2 * 16384 + 16);
   EXPECT_NE(plan.infeasibility().find("no schedule fits in 1024 B: "), std::string::npos) << plan.infeasibility();
-  EXPECT_NE(plan.infeasibility().find("needs 32788 B at once: its result 16384 B, and its reads %1 x 16384 B"),
+  EXPECT_NE(plan.infeasibility().find("needs 32784 B at once: its result 16384 B, and its reads %1 x 16384 B"),
             std::string::npos)
       << plan.infeasibility();
   EXPECT_NE(plan.report().find("infeasible"), std::string::npos) << plan.report();
@@ -523,13 +523,16 @@ TEST(Memory, ABudgetBelowWhatAnyScheduleNeedsIsRefusedNamingTheStores) {
   } catch (const MemoryBudgetError& e) {
     EXPECT_EQ(std::string(e.what()), plan.infeasibility());
   }
-  // The outputs alone: every value of the recurrence y over t is returned.
+  // The outputs: every value of the recurrence y over t is returned, and each step writes
+  // into y's store of all of them (stores are swapped and paged whole) while reading x.
   CompiledProgram outputs = compileSwapProgram(
       "dim t < T\nset T = 64\ninput x : f32[256] = normal(seed=3)\ny : f32[256] over (t)\n"
       "y[0] = x\ny[t] = 0.5 * y[t-1] + x\nout y\n");
   SwapPlan tight = placeSwaps(outputs.graph, outputs.loops, defaults(outputs.graph), 1000);
   EXPECT_FALSE(tight.feasible());
-  EXPECT_NE(tight.floorReason.find("the outputs need 65536 B at the end: y ("), std::string::npos) << tight.floorReason;
+  EXPECT_NE(tight.floorReason.find("needs 67584 B at once: its result 1024 B, and its reads %0 x 1024 B, %1 y 65536 B"),
+            std::string::npos)
+      << tight.floorReason;
   // A source is one array, built and held whole: reading one step of it holds all of it.
   CompiledProgram whole = compileSwapProgram(
       "dim t < T\nset T = 64\ninput x : f32[256] over (t) = normal(seed=3)\nout y = sum(x[t], dim=0)\n");
@@ -541,13 +544,15 @@ TEST(Memory, ABudgetBelowWhatAnyScheduleNeedsIsRefusedNamingTheStores) {
 
 // Inside a loop: in causal attention (its inputs generated) the stores live
 // around the loop over t — the weights, x, q — are read early in each step and
-// not again in it; under three quarters of the plain peak they are swapped out
-// after that read and back in before the next step's, and the peak meets the budget.
+// not again in it; under 95% of the plain peak they are swapped out after that read
+// and back in before the next step's, and the peak meets the budget. (The bytes
+// allocated inside the loop are few since the score and value blocks are read in
+// place: the swaps can take out ~7% of the peak, x and Wq.)
 TEST(Memory, ABudgetSwapsInsideALoopWhatEachIterationReadsOnlyAtItsStart) {
   CompiledProgram p = compileWithoutFiles(testing::sourceDir() / "resources" / "examples" / "attention_causal.tpo");
   SymbolEnv bounds = defaults(p.graph);
   CompiledRunResult plain = runCompiled(p, bounds);
-  const int64_t budget = plain.predictedBytes * 3 / 4;
+  const int64_t budget = plain.predictedBytes * 19 / 20;
   CompiledRunResult tight = runCompiled(p, bounds, CompiledRunOptions{true, budget});
   ASSERT_TRUE(tight.swapPlan);
   const std::string report = tight.swapPlan->report();

@@ -20,6 +20,13 @@ Tensor counting(DType dtype, std::vector<int64_t> shape, double scale = 0.37) {
   return t;
 }
 
+std::vector<int64_t> swapLastTwo(int64_t rank) {
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d) perm.push_back(d);
+  std::swap(perm[rank - 1], perm[rank - 2]);
+  return perm;
+}
+
 void expectSameBits(const Tensor& got, const Tensor& want, const std::string& what) {
   ASSERT_EQ(got.dtype(), want.dtype()) << what;
   ASSERT_EQ(got.shape(), want.shape()) << what;
@@ -142,8 +149,8 @@ TEST(StridedView, AMatmulReadsTransposedOperandsInPlaceWithTheReferencesResult) 
     for (const Case& c : cases) {
       Tensor a = counting(dtype, c.a, 0.13), b = counting(dtype, c.b, 0.29);
       OpAttrs attrs;
-      attrs.transposeA = c.ta;
-      attrs.transposeB = c.tb;
+      if (c.ta) attrs.permA = swapLastTwo(a.rank());
+      if (c.tb) attrs.permB = swapLastTwo(b.rank());
       Tensor ta = c.ta ? a.transposedView().contiguous() : a, tb = c.tb ? b.transposedView().contiguous() : b;
       std::vector<int64_t> shape(ta.shape().begin(), ta.shape().end() - 1);
       shape.push_back(tb.shape().back());
@@ -154,6 +161,39 @@ TEST(StridedView, AMatmulReadsTransposedOperandsInPlaceWithTheReferencesResult) 
       ASSERT_EQ(got.shape(), want.shape());
       for (int64_t i = 0; i < got.numel(); ++i)
         ASSERT_NEAR(got.at(i), want.at(i), 1e-4 * (1.0 + std::fabs(want.at(i)))) << dtypeName(dtype) << " case " << shapeString(c.a) << " at " << i;
+    }
+}
+
+TEST(StridedView, AMatmulReadsPermutedBatchedOperandsWithTheReferencesResult) {
+  // Decode's attention per head out of a block of the KV cache stored [BS, B, NH, D]: scores
+  // q @ K with K = the block permuted to [B, NH, D, BS] (a transposed operand, leading
+  // dimension B*NH*D, batch strides NH*D and D), then p @ V with V = [B, NH, BS, D] (row-major,
+  // the same leading dimension); and a permutation that leaves neither matrix axis with unit
+  // stride, which the GEMM gets as a copy. f32 and f64; the reference permutes, then multiplies.
+  struct Case {
+    std::vector<int64_t> a, b, permA, permB, out;
+  };
+  const std::vector<Case> cases = {{{3, 4, 1, 8}, {16, 3, 4, 8}, {}, {1, 2, 3, 0}, {3, 4, 1, 16}},
+                                   {{3, 4, 1, 16}, {16, 3, 4, 8}, {}, {1, 2, 0, 3}, {3, 4, 1, 8}},
+                                   {{5, 2, 3}, {4, 5, 3}, {}, {1, 2, 0}, {5, 2, 4}},
+                                   {{8, 2, 5}, {2, 8, 7}, {1, 2, 0}, {}, {2, 5, 7}},
+                                   {{6, 3, 5, 2}, {5, 4}, {3, 1, 0, 2}, {}, {2, 3, 6, 4}}};
+  for (DType dtype : {DType::F32, DType::F64})
+    for (const Case& c : cases) {
+      Tensor a = counting(dtype, c.a, 0.13), b = counting(dtype, c.b, 0.29);
+      OpAttrs attrs;
+      attrs.permA = c.permA;
+      attrs.permB = c.permB;
+      Tensor pa = c.permA.empty() ? a : a.permutedView(c.permA).contiguous();
+      Tensor pb = c.permB.empty() ? b : b.permutedView(c.permB).contiguous();
+      const std::vector<int64_t>& shape = c.out;
+      Tensor want = ref::evalOp(OpKind::MatMul, {}, {pa, pb}, dtype, shape);
+      expectSameBits(ref::evalOp(OpKind::MatMul, attrs, {a, b}, dtype, shape), want, "the reference with permutations");
+      Tensor got = cpu::evalOp(OpKind::MatMul, attrs, {a, b}, dtype, shape);
+      ASSERT_EQ(got.shape(), want.shape());
+      for (int64_t i = 0; i < got.numel(); ++i)
+        ASSERT_NEAR(got.at(i), want.at(i), 1e-4 * (1.0 + std::fabs(want.at(i))))
+            << dtypeName(dtype) << " case " << shapeString(c.a) << " @ " << shapeString(c.b) << " at " << i;
     }
 }
 

@@ -22,9 +22,9 @@ std::optional<Tensor> fast(OpKind op, const OpAttrs& attrs, const std::vector<Te
     case OpClass::Unary: return unary(op, in[0]);
     case OpClass::Binary: return binary(op, in[0], in[1]);
     case OpClass::Ternary: return where(in[0], in[1], in[2]);
-    case OpClass::MatMul:  // an operand read transposed is a view the GEMM reads with its trans flag
-      return matmul(attrs.transposeA ? in[0].transposedView() : in[0], attrs.transposeB ? in[1].transposedView() : in[1],
-                    options.matmul);
+    case OpClass::MatMul:  // an operand read through a permutation is a view the GEMM reads in place
+      return matmul(attrs.permA.empty() ? in[0] : in[0].permutedView(attrs.permA),
+                    attrs.permB.empty() ? in[1] : in[1].permutedView(attrs.permB), options.matmul);
     case OpClass::Reduce: return reduce(op, in[0], attrs.axes, attrs.keepDims);
     case OpClass::Identity: return in[0];
     case OpClass::Fused: return fused(attrs.program, in, outDType, outShape);

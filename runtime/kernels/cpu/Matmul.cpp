@@ -57,29 +57,40 @@ SgemmLibrary sgemmChoice() {
 
 constexpr double kTinyGemm = double(1 << 20);
 
+/// A matrix operand in memory: element (i, j) at p[i * rs + j * cs], one of the two strides 1
+/// and the other at least the extent of the unit-stride axis (a row-major matrix with leading
+/// dimension rs, or a transposed one with leading dimension cs): what BLAS reads in place.
+template <class T>
+struct Mat {
+  const T* p;
+  int64_t rs, cs;
+  bool transposed() const { return cs != 1; }
+  int64_t ld() const { return transposed() ? cs : rs; }
+};
+
 /// C[m, n] = A[m, k] @ B[k, n] row-major through a libxsmm kernel; false when it has none.
 /// libxsmm is column-major: the same memory is C^T[n, m] = B^T[n, k] A^T[k, m].
-bool xsmmSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k) {
-  const libxsmm_blasint M = n, N = m, K = k;
+bool xsmmSgemm(Mat<float> a, Mat<float> b, float* c, int64_t m, int64_t n, int64_t k) {
+  if (a.transposed() || b.transposed()) return false;
+  const libxsmm_blasint M = n, N = m, K = k, lda = b.rs, ldb = a.rs, ldc = n;
   const float alpha = 1.0f, beta = 0.0f;
-  libxsmm_smmfunction kernel = libxsmm_smmdispatch(M, N, K, &M, &K, &M, &alpha, &beta, nullptr, nullptr);
+  libxsmm_smmfunction kernel = libxsmm_smmdispatch(M, N, K, &lda, &ldb, &ldc, &alpha, &beta, nullptr, nullptr);
   if (!kernel) return false;
-  kernel(b, a, c);
+  kernel(b.p, a.p, c);
   return true;
 }
 
-/// oneDNN's sgemm on gemmThreads() OpenMP threads, the count fixed for the call; `ta` / `tb`:
-/// the operand is stored transposed (A as [k, m], B as [n, k]).
-bool dnnlSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta = false,
-               bool tb = false) {
+/// oneDNN's sgemm on gemmThreads() OpenMP threads, the count fixed for the call; an operand
+/// stored transposed goes with its trans flag and leading dimension.
+bool dnnlSgemm(Mat<float> a, Mat<float> b, float* c, int64_t m, int64_t n, int64_t k) {
   const int threads = gemmThreads(m, n, k);
 #ifdef _OPENMP
   const int savedThreads = omp_get_max_threads(), savedDynamic = omp_get_dynamic();
   omp_set_dynamic(0);
   omp_set_num_threads(threads);
 #endif
-  dnnl_status_t status =
-      dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, ta ? m : k, b, tb ? k : n, 0.0f, c, n);
+  dnnl_status_t status = dnnl_sgemm(a.transposed() ? 'T' : 'N', b.transposed() ? 'T' : 'N', m, n, k, 1.0f, a.p,
+                                    a.ld(), b.p, b.ld(), 0.0f, c, n);
 #ifdef _OPENMP
   omp_set_num_threads(savedThreads);
   omp_set_dynamic(savedDynamic);
@@ -87,25 +98,27 @@ bool dnnlSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, i
   return status == dnnl_success;
 }
 
-bool fastSgemm(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta, bool tb) {
-  if (ta || tb) return sgemmChoice() != SgemmLibrary::Openblas && dnnlSgemm(a, b, c, m, n, k, ta, tb);  // libxsmm: no
+bool fastSgemm(Mat<float> a, Mat<float> b, float* c, int64_t m, int64_t n, int64_t k) {
+  const bool natural = !a.transposed() && !b.transposed();
   switch (sgemmChoice()) {
     case SgemmLibrary::Openblas: return false;
     case SgemmLibrary::Dnnl: return dnnlSgemm(a, b, c, m, n, k);
     case SgemmLibrary::Libxsmm:
+      if (!natural) return dnnlSgemm(a, b, c, m, n, k);
       return m > 1 && n > 1 && double(m) * double(n) * double(k) <= double(1 << 24) && xsmmSgemm(a, b, c, m, n, k);
     case SgemmLibrary::Auto:
-      if (m > 1 && n > 1 && double(m) * double(n) * double(k) <= kTinyGemm && xsmmSgemm(a, b, c, m, n, k)) return true;
+      if (natural && m > 1 && n > 1 && double(m) * double(n) * double(k) <= kTinyGemm && xsmmSgemm(a, b, c, m, n, k))
+        return true;
       return dnnlSgemm(a, b, c, m, n, k);
   }
   return false;
 }
 
-void blasGemv(CBLAS_TRANSPOSE t, int rows, int cols, const float* a, int lda, const float* x, float* y) {
-  cblas_sgemv(CblasRowMajor, t, rows, cols, 1.0f, a, lda, x, 1, 0.0f, y, 1);
+void blasGemv(CBLAS_TRANSPOSE t, int rows, int cols, const float* a, int lda, const float* x, int incx, float* y) {
+  cblas_sgemv(CblasRowMajor, t, rows, cols, 1.0f, a, lda, x, incx, 0.0f, y, 1);
 }
-void blasGemv(CBLAS_TRANSPOSE t, int rows, int cols, const double* a, int lda, const double* x, double* y) {
-  cblas_dgemv(CblasRowMajor, t, rows, cols, 1.0, a, lda, x, 1, 0.0, y, 1);
+void blasGemv(CBLAS_TRANSPOSE t, int rows, int cols, const double* a, int lda, const double* x, int incx, double* y) {
+  cblas_dgemv(CblasRowMajor, t, rows, cols, 1.0, a, lda, x, incx, 0.0, y, 1);
 }
 void blasGemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, const float* a, int lda, const float* b,
               int ldb, float* c) {
@@ -116,32 +129,50 @@ void blasGemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, const
   cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, n);
 }
 
-/// C[m, n] = A[m, k] @ B[k, n], row-major, m, n, k >= 1; `ta` / `tb`: the operand is stored
-/// transposed (A as [k, m], B as [n, k]: a transposed view, read with the BLAS trans flag).
+CBLAS_TRANSPOSE blasFlag(bool transposed) { return transposed ? CblasTrans : CblasNoTrans; }
+
+/// C[m, n] = A[m, k] @ B[k, n], C row-major and contiguous, m, n, k >= 1; each operand as it
+/// lies in memory (BLAS's trans flag and leading dimension, the vector's increment for a GEMV).
 template <class T>
-void gemm(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k, bool ta, bool tb) {
-  ta = ta && m > 1;  // a single row or column lies the same either way
-  tb = tb && n > 1;
+void gemm(Mat<T> a, Mat<T> b, T* c, int64_t m, int64_t n, int64_t k) {
   if constexpr (std::is_same_v<T, float>)
-    if (fastSgemm(a, b, c, m, n, k, ta, tb)) return;
+    if (fastSgemm(a, b, c, m, n, k)) return;
   chooseOpenblasThreads(m, n, k);
-  int M = int(m), N = int(n), K = int(k);
-  if (m == 1) tb ? blasGemv(CblasNoTrans, N, K, b, K, a, c) : blasGemv(CblasTrans, K, N, b, N, a, c);
-  else if (n == 1) ta ? blasGemv(CblasTrans, K, M, a, M, b, c) : blasGemv(CblasNoTrans, M, K, a, K, b, c);
-  else blasGemm(ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, M, N, K, a, ta ? M : K, b, tb ? K : N, c);
+  const int M = int(m), N = int(n), K = int(k);
+  if (m == 1) {  // a row of k elements, cs apart, times B
+    if (b.transposed()) blasGemv(CblasNoTrans, N, K, b.p, int(b.cs), a.p, int(a.cs), c);
+    else blasGemv(CblasTrans, K, N, b.p, int(b.rs), a.p, int(a.cs), c);
+  } else if (n == 1) {  // A times a column of k elements, rs apart
+    if (a.transposed()) blasGemv(CblasTrans, K, M, a.p, int(a.cs), b.p, int(b.rs), c);
+    else blasGemv(CblasNoTrans, M, K, a.p, int(a.rs), b.p, int(b.rs), c);
+  } else {
+    blasGemm(blasFlag(a.transposed()), blasFlag(b.transposed()), M, N, K, a.p, int(a.ld()), b.p, int(b.ld()), c);
+  }
 }
 
-/// A strided view that is a row-major array with its last two axes swapped: the GEMM reads it in place.
-bool transposedLayout(const Tensor& t) { return !t.isContiguous() && t.rank() >= 2 && t.transposedView().isContiguous(); }
+/// The matrix axes of a rank >= 2 tensor as a GEMM reads them in place: strides normalised
+/// where an axis has one element (any stride reads it), nullopt when neither axis has unit stride
+/// (or a leading dimension is too small: a broadcast view), so the caller copies it.
+std::optional<std::pair<int64_t, int64_t>> gemmStrides(const Tensor& t) {
+  const size_t r = t.rank();
+  const std::vector<int64_t> st = t.strides();
+  const int64_t rows = t.shape()[r - 2], cols = t.shape()[r - 1];
+  int64_t rs = st[r - 2], cs = st[r - 1];
+  if (cols == 1) cs = 1;
+  if (rows == 1) rs = cs == 1 ? cols : 1;
+  if ((cs == 1 && rs >= cols) || (rs == 1 && cs >= rows)) return std::make_pair(rs, cs);
+  return std::nullopt;
+}
 
-struct MatrixView {
-  std::vector<int64_t> batch;
-  int64_t rows = 0, cols = 0;
-};
-
-MatrixView asMatrix(const std::vector<int64_t>& shape, bool isLeft) {
-  if (shape.size() == 1) return isLeft ? MatrixView{{}, 1, shape[0]} : MatrixView{{}, shape[0], 1};
-  return {std::vector<int64_t>(shape.begin(), shape.end() - 2), shape[shape.size() - 2], shape.back()};
+/// An operand's batch axes' element strides against the broadcast batch shape (0 on a
+/// broadcast axis), for a tensor of rank batch + 2.
+std::vector<int64_t> batchStrides(const Tensor& t, const std::vector<int64_t>& batch) {
+  const std::vector<int64_t> st = t.strides();
+  const size_t own = t.rank() - 2, offset = batch.size() - own;
+  std::vector<int64_t> out(batch.size(), 0);
+  for (size_t i = 0; i < own; ++i)
+    if (t.shape()[i] != 1) out[offset + i] = st[i];
+  return out;
 }
 
 std::unique_ptr<double[]> widen(const Tensor& t) {
@@ -167,7 +198,7 @@ void prepareGemm() {
     // libxsmm is left to initialise itself at its first product (~4 ms, and 10.7 MiB of
     // registry that a program without tiny products, such as the decoders, never needs).
     float a[64] = {}, b[64] = {}, c[64];
-    dnnlSgemm(a, b, c, 8, 8, 8);
+    dnnlSgemm(Mat<float>{a, 8, 1}, Mat<float>{b, 8, 1}, c, 8, 8, 8);
     return true;
   }();
   (void)ready;
@@ -180,34 +211,43 @@ std::optional<MatmulAccumulation> parseMatmulAccumulation(std::string_view name)
 }
 
 std::optional<Tensor> matmul(const Tensor& viewA, const Tensor& viewB, MatmulAccumulation acc) {
-  // A transposed view goes to the GEMM as it lies (its trans flag); any other strided
-  // layout, and an operand of the widening path, as a contiguous copy.
+  if (viewA.dtype() != viewB.dtype() || !isFloat(viewA.dtype()) || viewA.rank() == 0 || viewB.rank() == 0)
+    return std::nullopt;
+  // A strided operand (a permute folded into the product) goes to the GEMM as it lies when one
+  // of its matrix axes has unit stride (BLAS's trans flag and leading dimension, any batch
+  // strides); any other layout, and an operand of the widening path, as a contiguous copy. A
+  // 1-D operand is a row [1, K] on the left, a column [K, 1] on the right.
   const bool widening = viewA.dtype() == DType::F32 && acc == MatmulAccumulation::F64;
-  const bool ta = !widening && transposedLayout(viewA), tb = !widening && transposedLayout(viewB);
-  const Tensor a = ta ? viewA : viewA.contiguous(), b = tb ? viewB : viewB.contiguous();
-  if (a.dtype() != b.dtype() || !isFloat(a.dtype()) || a.rank() == 0 || b.rank() == 0) return std::nullopt;
-  MatrixView va = asMatrix(a.shape(), true), vb = asMatrix(b.shape(), false);
-  if (va.cols != vb.rows) return std::nullopt;
-  int64_t m = va.rows, k = va.cols, n = vb.cols;
+  auto matrixOf = [&](const Tensor& t, bool isLeft) {
+    if (t.rank() == 1) return t.contiguous().reshaped(isLeft ? std::vector<int64_t>{1, t.numel()}
+                                                             : std::vector<int64_t>{t.numel(), 1});
+    return widening || !gemmStrides(t) ? t.contiguous() : t;
+  };
+  const Tensor a = matrixOf(viewA, true), b = matrixOf(viewB, false);
+  const int64_t m = a.shape()[a.rank() - 2], k = a.shape()[a.rank() - 1], n = b.shape()[b.rank() - 1];
+  if (b.shape()[b.rank() - 2] != k) return std::nullopt;
+  const std::vector<int64_t> batchA(a.shape().begin(), a.shape().end() - 2), batchB(b.shape().begin(), b.shape().end() - 2);
   std::vector<int64_t> batch;
   try {
-    batch = ref::broadcastShapes(va.batch, vb.batch);
+    batch = ref::broadcastShapes(batchA, batchB);
   } catch (const std::invalid_argument&) {
     return std::nullopt;
   }
-  std::vector<int64_t> sa = ref::broadcastStrides(va.batch, batch), sb = ref::broadcastStrides(vb.batch, batch);
   std::vector<int64_t> outShape = batch;
-  if (a.rank() > 1) outShape.push_back(m);
-  if (b.rank() > 1) outShape.push_back(n);
+  if (viewA.rank() > 1) outShape.push_back(m);
+  if (viewB.rank() > 1) outShape.push_back(n);
   if (shapeNumel(outShape) == 0 || k == 0) return Tensor(a.dtype(), outShape);  // zero-filled
   Tensor out = Tensor::uninitialized(a.dtype(), outShape);  // every element written (beta = 0)
-  int64_t batches = shapeNumel(batch);
-  bool fold = !ta && allZero(sb) && va.batch == batch;  // b shared by every batch: fold the batch into M
+  const auto [ars, acs] = *gemmStrides(a);
+  const auto [brs, bcs] = *gemmStrides(b);
+  const std::vector<int64_t> sa = batchStrides(a, batch), sb = batchStrides(b, batch);
+  const int64_t batches = shapeNumel(batch);
+  const bool fold = a.isContiguous() && allZero(sb) && batchA == batch;  // b shared by every batch: fold the batch into M
   auto run = [&]<class T>(const T* pa, const T* pb, T* po) {
-    if (fold) return gemm(pa, pb, po, batches * m, n, k, false, tb);
+    if (fold) return gemm(Mat<T>{pa, k, 1}, Mat<T>{pb, brs, bcs}, po, batches * m, n, k);
     for (int64_t bi = 0; bi < batches; ++bi)
-      gemm(pa + ref::stridedOffset(bi, batch, sa) * m * k, pb + ref::stridedOffset(bi, batch, sb) * k * n,
-           po + bi * m * n, m, n, k, ta, tb);
+      gemm(Mat<T>{pa + ref::stridedOffset(bi, batch, sa), ars, acs}, Mat<T>{pb + ref::stridedOffset(bi, batch, sb), brs, bcs},
+           po + bi * m * n, m, n, k);
   };
   if (a.dtype() == DType::F64) {
     run(a.viewData<double>(), b.viewData<double>(), out.data<double>());
