@@ -39,7 +39,7 @@ void chooseOpenblasThreads(int64_t m, int64_t n, int64_t k) {
 /// (docs/performance.md, "f32 GEMMs through oneDNN"): libxsmm's JIT'd kernels up to
 /// kTinyGemm multiply-adds, oneDNN's sgemm above (2-6x OpenBLAS here: Debian's OpenBLAS picks
 /// its kernels by CPU model and falls back to SSE3 on a model it does not know, oneDNN by
-/// the ISA the CPU reports). TEMPO_GEMM=openblas or =dnnl sends every product to that one
+/// the ISA the CPU reports). TEMPO_GEMM=openblas or =dnnl sends every GEMM (GEMVs: OpenBLAS) to that one
 /// library, =libxsmm keeps the earlier choice (libxsmm up to 2^24 multiply-adds, OpenBLAS
 /// above): the benchmarks' A/B.
 enum class SgemmLibrary { Auto, Openblas, Dnnl, Libxsmm };
@@ -135,8 +135,10 @@ CBLAS_TRANSPOSE blasFlag(bool transposed) { return transposed ? CblasTrans : Cbl
 /// lies in memory (BLAS's trans flag and leading dimension, the vector's increment for a GEMV).
 template <class T>
 void gemm(Mat<T> a, Mat<T> b, T* c, int64_t m, int64_t n, int64_t k) {
+  // A GEMV (m or n = 1) goes to OpenBLAS: decode's attention runs 64 per-head GEMVs per block,
+  // 25% faster there than through oneDNN's sgemm (docs/performance.md).
   if constexpr (std::is_same_v<T, float>)
-    if (fastSgemm(a, b, c, m, n, k)) return;
+    if (m > 1 && n > 1 && fastSgemm(a, b, c, m, n, k)) return;
   chooseOpenblasThreads(m, n, k);
   const int M = int(m), N = int(n), K = int(k);
   if (m == 1) {  // a row of k elements, cs apart, times B
