@@ -150,6 +150,7 @@ void Executor::run() {
   for (const GraphOutput& o : graph_.outputs) memory_->markOutput(o.node);
   sources_ = std::make_unique<SourceArrays>(memory_.get(), givenSources_);
   timeline_ = MemoryTimeline();
+  keepLargeBuffersOutOfTheHeap();
   heapTrim_ = HeapTrim();
   resetStores();
   pager_.reset();

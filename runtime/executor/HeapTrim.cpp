@@ -3,7 +3,14 @@
 
 #include <malloc.h>
 
+#include <mutex>
+
 namespace tempo {
+
+void keepLargeBuffersOutOfTheHeap() {
+  static std::once_flag once;
+  std::call_once(once, [] { mallopt(M_MMAP_THRESHOLD, 1 << 20); });
+}
 
 void HeapTrim::trim(int64_t bytes) {
   malloc_trim(0);

@@ -12,11 +12,23 @@
 // peak / step calls, each a walk of the free lists (tens of µs), and none once
 // its peak is reached (a training loop's later iterations, a decode's steady
 // state). docs/memory.md, "Resident memory follows the live bytes".
+//
+// `keepLargeBuffersOutOfTheHeap` is the other half of the policy, once per
+// process: glibc maps a buffer above its mmap threshold on its own, but the
+// threshold starts at 128 KiB and rises to the size of any mapped buffer freed
+// (up to 32 MiB), so after a run frees one multi-MiB value (decode's per-layer
+// weight assembly) every later buffer below that size comes from the heap and
+// leaves holes there: +16% resident over the live bytes at T = 16. A fixed
+// 1 MiB threshold maps every buffer of 1 MiB and more (returned whole when
+// freed) and keeps the smaller, per-step ones in the heap, where reuse is cheap.
 #pragma once
 
 #include <cstdint>
 
 namespace tempo {
+
+/// Sets glibc's mmap threshold to 1 MiB, fixed (no longer raised by frees); once per process.
+void keepLargeBuffersOutOfTheHeap();
 
 class HeapTrim {
 public:

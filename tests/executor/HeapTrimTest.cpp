@@ -1,10 +1,14 @@
-// HeapTrim: malloc_trim at new highs of the tracked live bytes, and none once a run's peak is reached.
+// HeapTrim: malloc_trim at new highs of the tracked live bytes, and none once a run's peak is reached;
+// buffers of 1 MiB and more mapped, never carved from the heap, even after a larger one was freed.
 #include "executor/CompiledEngine.h"
 #include "executor/HeapTrim.h"
 #include "frontend/Frontend.h"
 #include "pass/PassRegistry.h"
 
 #include <gtest/gtest.h>
+#include <malloc.h>
+
+#include <cstdlib>
 
 namespace tempo {
 namespace {
@@ -46,6 +50,19 @@ TEST(HeapTrim, ARunTrimsOnTheWayToItsPeakAndNotAfter) {
   EXPECT_GE(longRun.stats.heapTrims, 1);
   EXPECT_LE(longRun.stats.heapTrims, longRun.stats.peakBytes / (int64_t(1) << 20));  // one per MiB of new high
   EXPECT_EQ(longRun.stats.heapTrims, shortRun.stats.heapTrims);  // none once the peak is reached
+}
+
+TEST(HeapTrim, BuffersOfAMebibyteStayMappedAfterALargerOneIsFreed) {
+  keepLargeBuffersOutOfTheHeap();
+  void* volatile large = std::malloc(size_t(8) << 20);  // freed, it would raise glibc's own threshold to 8 MiB
+  std::free(large);
+  const size_t mapped = mallinfo2().hblks;
+  void* volatile mebibytes = std::malloc(size_t(2) << 20);
+  EXPECT_EQ(mallinfo2().hblks, mapped + 1) << "a 2 MiB buffer came from the heap";
+  void* volatile small = std::malloc(size_t(256) << 10);
+  EXPECT_EQ(mallinfo2().hblks, mapped + 1) << "a 256 KiB buffer was mapped: per-step buffers belong in the heap";
+  std::free(small);
+  std::free(mebibytes);
 }
 
 }  // namespace

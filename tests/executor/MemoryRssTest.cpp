@@ -4,15 +4,17 @@
 // through /proc/self/clear_refs after the compile and a warm-up run, freed
 // heap is returned with malloc_trim, then VmHWM - VmRSS). Printed for every
 // example and peer program. Predicted and tracked agree within 10%. The
-// resident memory is more than the stores hold: a kernel's gathered inputs
-// and its result before it replaces a stored value, allocator slack and
-// per-thread arenas (measured +15% and +19% on the two decoder peers at
-// T = 16, each test in its own process as CTest runs them; up to +46% after
-// other runs in the same process). So for runs whose tracked peak is at least 16 MiB
-// (below that, pages the allocator keeps dominate) it is asked only to lie
-// between 0.8x and 1.5x the tracked peak: the tracker's old count of shared
-// buffers as copies (162 MB tracked for 122 MB resident on decode_peer at
-// T = 64) fails the lower bound.
+// resident memory can be more than the stores hold (a kernel's gathered
+// inputs, a GEMM library's scratch, allocator slack): the two decoder peers at
+// T = 16 were +15% and +19% while glibc's mmap threshold rose with every
+// freed multi-MiB buffer and left heap holes; with it fixed at 1 MiB
+// (keepLargeBuffersOutOfTheHeap, HeapTrim.h) they are +0.5% and +0.3%. So for
+// runs whose tracked peak is at least 16 MiB (below that, pages the allocator
+// keeps dominate: the examples hold a few KiB) the resident memory must lie
+// within 10% of the tracked peak, the bound; the tracker's old count
+// of shared buffers as copies (162 MB tracked for 122 MB resident on
+// decode_peer at T = 64) fails it. rnn_peer at T = 64 holds 4.5 MiB (printed;
+// at T = 512 it is +14%: docs/memory.md, "Left for later").
 #include "executor/CompiledEngine.h"
 #include "executor/PeakAgreement.h"
 #include "frontend/Frontend.h"
@@ -73,8 +75,8 @@ Numbers measure(const fs::path& path, const std::map<std::string, int64_t>& sets
 void expectAgreement(const Numbers& n) {
   EXPECT_TRUE(testing::peaksAgree(n.tracked, n.predicted));
   if (n.tracked < 16 * 1024 * 1024 || n.rss < 0) return;
-  EXPECT_GE(static_cast<double>(n.rss), 0.8 * static_cast<double>(n.tracked)) << "the tracker counts more than is resident";
-  EXPECT_LE(static_cast<double>(n.rss), 1.5 * static_cast<double>(n.tracked)) << "resident memory the tracker misses";
+  EXPECT_GE(static_cast<double>(n.rss), 0.9 * static_cast<double>(n.tracked)) << "the tracker counts more than is resident";
+  EXPECT_LE(static_cast<double>(n.rss), 1.1 * static_cast<double>(n.tracked)) << "resident memory the tracker misses";
 }
 
 TEST(MemoryRss, EveryExamplePrintsPredictedTrackedAndResident) {
