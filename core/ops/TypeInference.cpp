@@ -42,15 +42,20 @@ TypeResult elementwise(OpKind op, const std::vector<TensorType>& in) {
   return TensorType{isComparison(op) ? DType::Bool : dt, shape};
 }
 
-TypeResult permute(const OpAttrs& attrs, const TensorType& in) {
-  std::vector<int64_t> sorted = attrs.perm;
+/// `in` with its axes in the order `perm` (a permute's value, or a matmul operand read through one).
+TypeResult permuted(const std::vector<int64_t>& perm, const TensorType& in) {
+  std::vector<int64_t> sorted = perm;
   std::sort(sorted.begin(), sorted.end());
   bool ok = static_cast<int>(sorted.size()) == in.rank();
   for (size_t i = 0; ok && i < sorted.size(); ++i) ok = sorted[i] == static_cast<int64_t>(i);
-  if (!ok) return "permute: " + attrsString(OpKind::Permute, attrs) + " is not a permutation of the " +
-                  std::to_string(in.rank()) + " dimensions of " + in.str();
+  if (!ok) {
+    OpAttrs attrs;
+    attrs.perm = perm;
+    return "permute: " + attrsString(OpKind::Permute, attrs) + " is not a permutation of the " +
+           std::to_string(in.rank()) + " dimensions of " + in.str();
+  }
   std::vector<IndexExpr> out;
-  for (int64_t p : attrs.perm) out.push_back(in.shape[p]);
+  for (int64_t p : perm) out.push_back(in.shape[p]);
   return TensorType{in.dtype, out};
 }
 
@@ -59,9 +64,7 @@ TypeResult matmul(const std::vector<TensorType>& in, const OpAttrs& attrs) {
   // An operand read through a permutation (view-selection folded a permute into the product).
   for (auto [operand, perm] : {std::pair{&a, &attrs.permA}, std::pair{&b, &attrs.permB}}) {
     if (perm->empty()) continue;
-    OpAttrs permutation;
-    permutation.perm = *perm;
-    TypeResult read = permute(permutation, *operand);
+    TypeResult read = permuted(*perm, *operand);
     if (auto* error = std::get_if<std::string>(&read)) return "matmul: operand " + *error;
     *operand = std::get<TensorType>(read);
   }
@@ -226,7 +229,7 @@ TypeResult inferType(OpKind op, const OpAttrs& attrs, const std::vector<TensorTy
     case OpClass::Movement:
       switch (op) {
         case OpKind::Reshape: return reshape(attrs, in[0]);
-        case OpKind::Permute: return permute(attrs, in[0]);
+        case OpKind::Permute: return permuted(attrs.perm, in[0]);
         case OpKind::Expand: return expand(attrs, in[0]);
         case OpKind::Slice: return slice(attrs, in[0]);
         case OpKind::Cat: return cat(attrs, in);

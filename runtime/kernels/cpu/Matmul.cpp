@@ -98,6 +98,7 @@ bool dnnlSgemm(Mat<float> a, Mat<float> b, float* c, int64_t m, int64_t n, int64
   return status == dnnl_success;
 }
 
+/// An f32 GEMM with m, n > 1 (GEMVs go to OpenBLAS) through the library sgemmChoice() names.
 bool fastSgemm(Mat<float> a, Mat<float> b, float* c, int64_t m, int64_t n, int64_t k) {
   const bool natural = !a.transposed() && !b.transposed();
   switch (sgemmChoice()) {
@@ -105,10 +106,9 @@ bool fastSgemm(Mat<float> a, Mat<float> b, float* c, int64_t m, int64_t n, int64
     case SgemmLibrary::Dnnl: return dnnlSgemm(a, b, c, m, n, k);
     case SgemmLibrary::Libxsmm:
       if (!natural) return dnnlSgemm(a, b, c, m, n, k);
-      return m > 1 && n > 1 && double(m) * double(n) * double(k) <= double(1 << 24) && xsmmSgemm(a, b, c, m, n, k);
+      return double(m) * double(n) * double(k) <= double(1 << 24) && xsmmSgemm(a, b, c, m, n, k);
     case SgemmLibrary::Auto:
-      if (natural && m > 1 && n > 1 && double(m) * double(n) * double(k) <= kTinyGemm && xsmmSgemm(a, b, c, m, n, k))
-        return true;
+      if (natural && double(m) * double(n) * double(k) <= kTinyGemm && xsmmSgemm(a, b, c, m, n, k)) return true;
       return dnnlSgemm(a, b, c, m, n, k);
   }
   return false;
