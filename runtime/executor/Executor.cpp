@@ -140,6 +140,7 @@ void Executor::resetStores() {
     stores_[id] = makeStore(spec, {static_cast<int>(id), nodeLabel(p.node()), p.node().domain, p.domainBounds(),
                                    memory_.get()}, bounds_);
     if (allocated_.count(static_cast<int>(id))) stores_[id]->markUnallocated();
+    if (isWholeArraySource(p.node().op)) stores_[id]->readViewsOf(sources_.get());
   }
 }
 
@@ -276,7 +277,7 @@ const TensorStore& Executor::store(int node) const {
   return *stores_[node];
 }
 
-const Tensor& Executor::valueAt(int node, const std::vector<int64_t>& point) const {
+Tensor Executor::valueAt(int node, const std::vector<int64_t>& point) const {
   return store(node).read(point);
 }
 
@@ -287,14 +288,9 @@ Tensor Executor::output(const GraphOutput& out) const {
   std::vector<Tensor> parts;
   if (product(bounds) > 0) {
     std::vector<int64_t> pt(bounds.size(), 0);
+    const std::vector<int64_t> origin(bounds.size(), 0);
     do parts.push_back(s.read(pt));
-    while ([&] {
-      for (size_t i = pt.size(); i-- > 0;) {
-        if (++pt[i] < bounds[i]) return true;
-        pt[i] = 0;
-      }
-      return false;
-    }());
+    while (nextPointInBox(pt, origin, bounds));
   }
   std::vector<int64_t> spatial;
   if (!parts.empty()) {

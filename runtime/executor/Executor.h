@@ -97,7 +97,7 @@ public:
   std::vector<std::pair<std::string, Tensor>> outputs() const;
   Tensor output(const GraphOutput& out) const;
   /// The stored value of `node` at `point` (ExecError if the store does not hold it).
-  const Tensor& valueAt(int node, const std::vector<int64_t>& point) const;
+  Tensor valueAt(int node, const std::vector<int64_t>& point) const;
 
   const ExecStats& stats() const { return stats_; }
   const MemoryTracker& memory() const { return *memory_; }

@@ -221,6 +221,12 @@ std::optional<Tensor> NodeProgram::gather(const Input& in, const std::vector<int
     const int b = in.blockAtom;
     if (const Tensor* block = store->blockAsRead(lo, b, lo[b] - laneOffset, in.blockLanes, lo[b], hi[b])) return *block;
   }
+  if (in.fromSourceArray && in.blockAtom < 0)  // the window of the source's array, without a header per point
+    if (std::optional<Tensor> run = store->arrayRunAsRead(lo, hi)) {
+      std::vector<int64_t> shape = leading;
+      shape.insert(shape.end(), run->shape().begin() + 1, run->shape().end());
+      return run->reshaped(std::move(shape));
+    }
   std::vector<Tensor> parts;
   std::vector<int64_t> p = lo;
   bool empty = false;
@@ -229,14 +235,7 @@ std::optional<Tensor> NodeProgram::gather(const Input& in, const std::vector<int
     do {
       if (store->undefinedAt(p)) return std::nullopt;
       parts.push_back(store->read(p));
-    }
-    while ([&] {
-      for (size_t i = rank; i-- > 0;) {
-        if (++p[i] < hi[i]) return true;
-        p[i] = lo[i];
-      }
-      return false;
-    }());
+    } while (nextPointInBox(p, lo, hi));
   }
   std::vector<int64_t> partShape;
   try {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 namespace tempo {
 
@@ -18,7 +19,15 @@ size_t slotCountOf(const std::vector<int64_t>& bounds, int skipDim, int64_t time
 
 }  // namespace
 
-TensorStore::TensorStore(StoreContext ctx, size_t slots) : ctx_(std::move(ctx)), slots_(slots) {}
+TensorStore::TensorStore(StoreContext ctx, size_t slots) : ctx_(std::move(ctx)) {
+  int64_t points = 1;  // a slot names its point by the point's index in the domain box
+  for (int64_t b : ctx_.bounds)
+    if (b > 0 && points > std::numeric_limits<int64_t>::max() / b)
+      throw ExecError("store of " + ctx_.label + ": its domain has more than 2^63 points", ctx_.node);
+    else
+      points *= std::max<int64_t>(b, 0);
+  slots_.resize(slots);
+}
 
 TensorStore::~TensorStore() { dropAll(); }
 
@@ -28,7 +37,7 @@ void TensorStore::dropAll() {
   const std::vector<Slot>& held = swapped ? swapArea_ : slots_;
   for (size_t i : written_) {
     const Slot& slot = held[i];
-    if (slot.full) swapped ? ctx_.tracker->dropSwapped(slot.value) : ctx_.tracker->drop(ctx_.node, slot.value);
+    if (slot.value) swapped ? ctx_.tracker->dropSwapped(*slot.value) : ctx_.tracker->drop(ctx_.node, *slot.value);
   }
 }
 
@@ -44,6 +53,15 @@ int64_t TensorStore::rowMajor(const Point& p, int skipDim) const {
   for (size_t i = 0; i < p.size(); ++i)
     if (static_cast<int>(i) != skipDim) flat = flat * ctx_.bounds[i] + p[i];
   return flat;
+}
+
+TensorStore::Point TensorStore::pointAt(int64_t key) const {
+  Point p(ctx_.bounds.size());
+  for (size_t i = p.size(); i-- > 0;) {
+    p[i] = key % ctx_.bounds[i];
+    key /= ctx_.bounds[i];
+  }
+  return p;
 }
 
 void TensorStore::checkInDomain(const Point& p) const {
@@ -72,17 +90,20 @@ void TensorStore::write(const Point& p, Tensor value) {
   const size_t index = slotOf(p);
   Slot& s = slots_[index];
   if (blockLanes_ > 0 && value.nbytes() > 0) value = intoBlock(p, value);
-  if (!s.full) written_.push_back(index);
-  if (s.full) {
-    bytes_ -= static_cast<int64_t>(s.value.nbytes());
-    if (ctx_.tracker) ctx_.tracker->drop(ctx_.node, s.value);
+  if (!s.full()) written_.push_back(index);
+  if (s.value) {
+    bytes_ -= static_cast<int64_t>(s.value->nbytes());
+    if (ctx_.tracker) ctx_.tracker->drop(ctx_.node, *s.value);
+  }
+  s.key = rowMajor(p, -1);
+  s.undefined = false;
+  if (sourceArrays_) {  // a window of the node's array, which SourceArrays counts
+    s.value.reset();
+    return;
   }
   s.value = std::move(value);
-  s.point = p;
-  s.full = true;
-  s.undefined = false;
-  bytes_ += static_cast<int64_t>(s.value.nbytes());
-  if (ctx_.tracker) ctx_.tracker->hold(ctx_.node, s.value);
+  bytes_ += static_cast<int64_t>(s.value->nbytes());
+  if (ctx_.tracker) ctx_.tracker->hold(ctx_.node, *s.value);
 }
 
 size_t TensorStore::blockOf(const Point& p) const {
@@ -124,9 +145,33 @@ const Tensor* TensorStore::blockAsRead(const Point& at, int dim, int64_t first, 
     q[d] = c;
     const Slot& s = slots_[slotOf(q)];
     const bool read = lo <= c && c < hi;
-    if (read ? !s.full || s.point != q || s.undefined : s.full) return nullptr;
+    if (read ? s.key != rowMajor(q, -1) || s.undefined : s.full()) return nullptr;
   }
   return &block;
+}
+
+std::optional<Tensor> TensorStore::arrayRunAsRead(const Point& lo, const Point& hi) const {
+  if (!sourceArrays_ || state_ != State::Open || lo.size() != ctx_.bounds.size() || hi.size() != lo.size())
+    return std::nullopt;
+  const Tensor* array = sourceArrays_->find(ctx_.node);
+  if (!array) return std::nullopt;
+  bool spanning = false;  // one run: after the first dim that spans coordinates, every dim is whole
+  int64_t points = 1;
+  for (size_t i = 0; i < lo.size(); ++i) {
+    if (lo[i] < 0 || hi[i] > ctx_.bounds[i] || lo[i] >= hi[i]) return std::nullopt;
+    if (spanning && (lo[i] != 0 || hi[i] != ctx_.bounds[i])) return std::nullopt;
+    spanning = spanning || hi[i] - lo[i] > 1;
+    points *= hi[i] - lo[i];
+  }
+  Point p = lo;
+  do {
+    const Slot& s = slots_[slotOf(p)];
+    if (s.key != rowMajor(p, -1) || s.undefined) return std::nullopt;
+  } while (nextPointInBox(p, lo, hi));
+  std::vector<int64_t> shape{points};
+  shape.insert(shape.end(), array->shape().begin() + static_cast<std::ptrdiff_t>(lo.size()), array->shape().end());
+  const int64_t perPoint = array->numel() / std::max<int64_t>(shapeNumel(ctx_.bounds), 1);
+  return array->window(rowMajor(lo, -1) * perPoint, std::move(shape));
 }
 
 void TensorStore::writeUndefined(const Point& p) {
@@ -136,24 +181,26 @@ void TensorStore::writeUndefined(const Point& p) {
 
 bool TensorStore::undefinedAt(const Point& p) const { return holds(p) && slots_[slotOf(p)].undefined; }
 
-const Tensor& TensorStore::read(const Point& p) const {
+Tensor TensorStore::read(const Point& p) const {
   if (state_ == State::Freed) fail(p, "read after the store was freed");
   if (state_ == State::Unallocated) fail(p, "read before the store was allocated");
   if (state_ == State::Swapped) fail(p, "read while the store is swapped out");
   checkInDomain(p);
   const Slot& s = slots_[slotOf(p)];
-  if (!s.full) fail(p, "not held: never written");
-  if (s.point != p) fail(p, "not held: evicted (" + evictedReason(s.point) + ")");
+  if (!s.full()) fail(p, "not held: never written");
+  if (s.key != rowMajor(p, -1)) fail(p, "not held: evicted (" + evictedReason(pointAt(s.key)) + ")");
   if (s.undefined) fail(p, "undefined: the node reads outside a producer's domain at this point");
-  return s.value;
+  if (s.value) return *s.value;
+  const Tensor* array = sourceArrays_ ? sourceArrays_->find(ctx_.node) : nullptr;
+  if (!array) fail(p, "its source array is not built");
+  return array->viewAt(p);
 }
 
 bool TensorStore::holds(const Point& p) const {
   if (state_ != State::Open || p.size() != ctx_.bounds.size()) return false;
   for (size_t i = 0; i < p.size(); ++i)
     if (p[i] < 0 || p[i] >= ctx_.bounds[i]) return false;
-  const Slot& s = slots_[slotOf(p)];
-  return s.full && s.point == p;
+  return slots_[slotOf(p)].key == rowMajor(p, -1);
 }
 
 void TensorStore::allocate() {
@@ -178,7 +225,7 @@ void TensorStore::free() {
 void TensorStore::heldValues(std::vector<const Tensor*>& out) const {
   const std::vector<Slot>& held = state_ == State::Swapped ? swapArea_ : slots_;
   for (size_t i : written_)
-    if (held[i].full) out.push_back(&held[i].value);
+    if (held[i].value) out.push_back(&*held[i].value);
 }
 
 int64_t TensorStore::bytesToWrite(const Point& p, const Tensor& value) const {
@@ -195,7 +242,7 @@ void TensorStore::swapOut() {
   if (state_ != State::Open) return;
   if (ctx_.tracker)
     for (size_t i : written_)
-      if (slots_[i].full) ctx_.tracker->swapOut(ctx_.node, slots_[i].value);
+      if (slots_[i].value) ctx_.tracker->swapOut(ctx_.node, *slots_[i].value);
   swapArea_.swap(slots_);  // the values move to the swap area; slots_ is empty until swapIn
   state_ = State::Swapped;
 }
@@ -204,7 +251,7 @@ void TensorStore::swapIn() {
   if (state_ != State::Swapped) return;
   if (ctx_.tracker)
     for (size_t i : written_)
-      if (swapArea_[i].full) ctx_.tracker->swapIn(ctx_.node, swapArea_[i].value);
+      if (swapArea_[i].value) ctx_.tracker->swapIn(ctx_.node, *swapArea_[i].value);
   slots_.swap(swapArea_);
   state_ = State::Open;
 }
@@ -280,6 +327,14 @@ BlockStore::BlockStore(StoreContext ctx, int dim, int64_t lanes)
 
 std::string BlockStore::describe() const {
   return "block(" + context().dims[dim_] + ", " + std::to_string(lanes_) + ")";
+}
+
+bool nextPointInBox(std::vector<int64_t>& p, const std::vector<int64_t>& lo, const std::vector<int64_t>& hi) {
+  for (size_t i = p.size(); i-- > 0;) {
+    if (++p[i] < hi[i]) return true;
+    p[i] = lo[i];
+  }
+  return false;
 }
 
 std::unique_ptr<TensorStore> makeStore(const StoreSpec* spec, StoreContext ctx, const SymbolEnv& bounds) {

@@ -6,21 +6,27 @@
 // `window` slots per combination of the other coordinates along one dimension
 // (slot = coord mod window), BlockStore holds every point like WholeStore but
 // keeps its values in blocks of BS coordinates along one dimension, one buffer a block.
-// Each slot remembers the exact point it holds, so
+// Each slot remembers the exact point it holds (as its row-major index over
+// the domain box: a slot costs no allocation until written), so
 // reading a point that is not held — evicted by a newer write, never written,
 // freed, or swapped out — is an ExecError naming the node, the point and the
 // reason, never a stale value. A point can also be held as undefined (see
 // writeUndefined); reading it is an error too. Stores report the values they
 // hold to a MemoryTracker as they come and go (it counts each buffer once).
+// A whole-array source's store (readViewsOf) keeps no value per point: its
+// points are windows of the node's array in SourceArrays, which counts the
+// array; the store only remembers which points were written.
 #pragma once
 
 #include "executor/MemoryTracker.h"
+#include "executor/SourceArrays.h"
 #include "memory/StoragePlan.h"
 #include "tensor/Tensor.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,7 +57,10 @@ public:
   /// there: a branch the schedule runs where its merge never takes it).
   void writeUndefined(const Point& p);
   /// The value at `p`; ExecError if the store does not hold it or it is undefined.
-  const Tensor& read(const Point& p) const;
+  Tensor read(const Point& p) const;
+  /// Makes this the store of a whole-array source: a write records its point
+  /// only and a read is the window of the node's array in `sources` there.
+  void readViewsOf(const SourceArrays* sources) { sourceArrays_ = sources; }
   /// True when `p` is held and was written undefined.
   bool undefinedAt(const Point& p) const;
   bool holds(const Point& p) const;
@@ -78,6 +87,12 @@ public:
   /// reader stacks a copy.
   const Tensor* blockAsRead(const Point& at, int dim, int64_t first, int64_t lanes, int64_t lo, int64_t hi) const;
 
+  /// For a whole-array source's store (readViewsOf): the window of its array
+  /// holding the points of the box [lo, hi) in C order, stacked along a leading
+  /// axis, when they are one run of the array and every one is held and
+  /// defined; nullopt otherwise (the reader stacks them point by point).
+  std::optional<Tensor> arrayRunAsRead(const Point& lo, const Point& hi) const;
+
   int64_t bytes() const { return bytes_; }
   size_t slotCount() const { return std::max(slots_.size(), swapArea_.size()); }
   const StoreContext& context() const { return ctx_; }
@@ -91,17 +106,20 @@ protected:
 
   std::string pointString(const Point& p) const;
   int64_t rowMajor(const Point& p, int skipDim) const;  ///< flat index over the dims except skipDim
+  Point pointAt(int64_t key) const;  ///< the point whose rowMajor(p, -1) is `key`
   /// Makes the store keep its values in blocks of `lanes` coordinates along
   /// `dim`: a block is one buffer of `lanes` values, made by the first value
   /// written into it, and each value is copied into its lane (see BlockStore).
   void keepInBlocks(int dim, int64_t lanes);
 
 private:
+  /// An empty slot holds nothing on the heap: a store over (t, b) of small
+  /// values has a slot per point, and each one's bookkeeping is memory the run pays.
   struct Slot {
-    Tensor value;
-    Point point;
-    bool full = false;
+    std::optional<Tensor> value;  ///< set when full (an undefined point holds an empty tensor)
+    int64_t key = -1;             ///< rowMajor(point, -1) of the point held; -1 when empty
     bool undefined = false;
+    bool full() const { return key >= 0; }
   };
   enum class State { Open, Unallocated, Freed, Swapped };
   void checkInDomain(const Point& p) const;
@@ -122,6 +140,7 @@ private:
   int blockDim_ = -1;           ///< keepInBlocks: the dim and lanes, and the blocks (a default Tensor until made)
   int64_t blockLanes_ = 0;
   std::vector<Tensor> blocks_;
+  const SourceArrays* sourceArrays_ = nullptr;  ///< readViewsOf: the arrays whose windows the points are
   State state_ = State::Open;
   int64_t bytes_ = 0;
 };
@@ -181,6 +200,9 @@ private:
   int dim_;
   int64_t lanes_;
 };
+
+/// Steps `p` to the next point of the box [lo, hi) in C order; false after the last.
+bool nextPointInBox(std::vector<int64_t>& p, const std::vector<int64_t>& lo, const std::vector<int64_t>& hi);
 
 /// A store of the kind `spec` says (Whole when spec is null).
 std::unique_ptr<TensorStore> makeStore(const StoreSpec* spec, StoreContext ctx, const SymbolEnv& bounds);

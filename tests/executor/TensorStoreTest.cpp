@@ -3,6 +3,7 @@
 #include "memory/MemoryTimeline.h"
 #include "executor/MemoryTracker.h"
 #include "executor/TensorStore.h"
+#include "executor/SourceArrays.h"
 
 #include <gtest/gtest.h>
 
@@ -108,6 +109,39 @@ TEST(TensorStore, DestroyingReleasesBytes) {
   }
   EXPECT_EQ(m.liveBytes(), 0);
   EXPECT_EQ(m.peakBytes(), 16);
+}
+
+TEST(TensorStore, ASourceStoreHoldsItsPointsAsWindowsOfTheArrayAndNoValueOfItsOwn) {
+  MemoryTracker m;
+  Node n;
+  n.id = 3;
+  n.op = OpKind::HashInit;
+  n.domain = {"b", "t"};
+  n.type.shape = {IndexExpr(4)};
+  Tensor array(DType::F32, {2, 5, 4});
+  for (int64_t i = 0; i < array.numel(); ++i) array.set(i, static_cast<double>(i));
+  const std::map<NodeId, Tensor> given{{3, array}};
+  SourceArrays sources(&m, &given);
+  const Tensor& whole = sources.get(n, {2, 5}, {}, "%3");
+  WholeStore s(context(&m));
+  s.readViewsOf(&sources);
+  for (int64_t b = 0; b < 2; ++b)
+    for (int64_t t = 0; t < 5; ++t)
+      if (b == 1 || t < 2) s.write({b, t}, whole.viewAt({b, t}));
+  EXPECT_EQ(m.liveBytes(), 2 * 5 * 16);  // the array, once
+  EXPECT_EQ(s.read({1, 3}).at(0), 32);
+  EXPECT_TRUE(s.read({1, 3}).sharesBufferWith(array));
+  EXPECT_NE(errorOf(s, {0, 3}).find("never written"), std::string::npos);
+  std::optional<Tensor> row = s.arrayRunAsRead({1, 0}, {2, 5});  // b = 1, every t: one run of the array
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row->shape(), (std::vector<int64_t>{5, 4}));
+  EXPECT_EQ(row->at(0), 20);
+  EXPECT_TRUE(row->sharesBufferWith(array));
+  EXPECT_FALSE(s.arrayRunAsRead({0, 0}, {2, 2}));  // t in [0, 2) of both rows: two runs
+  EXPECT_FALSE(s.arrayRunAsRead({0, 0}, {1, 5}));  // b = 0 past t = 1 was never written
+  s.free();
+  sources.release(3);
+  EXPECT_EQ(m.liveBytes(), 0);
 }
 
 TEST(MemoryTracker, PeakAndPerNode) {
