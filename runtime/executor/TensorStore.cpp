@@ -26,7 +26,8 @@ TensorStore::TensorStore(StoreContext ctx, size_t slots) : ctx_(std::move(ctx)) 
       throw ExecError("store of " + ctx_.label + ": its domain has more than 2^63 points", ctx_.node);
     else
       points *= std::max<int64_t>(b, 0);
-  slots_.resize(slots);
+  keys_.assign(slots, -1);
+  undefined_.assign(slots, 0);
 }
 
 TensorStore::~TensorStore() { dropAll(); }
@@ -34,11 +35,10 @@ TensorStore::~TensorStore() { dropAll(); }
 void TensorStore::dropAll() {
   if (!ctx_.tracker) return;
   const bool swapped = state_ == State::Swapped;
-  const std::vector<Slot>& held = swapped ? swapArea_ : slots_;
-  for (size_t i : written_) {
-    const Slot& slot = held[i];
-    if (slot.value) swapped ? ctx_.tracker->dropSwapped(*slot.value) : ctx_.tracker->drop(ctx_.node, *slot.value);
-  }
+  const std::vector<std::optional<Tensor>>& held = swapped ? swappedValues_ : values_;
+  if (held.empty()) return;
+  for (size_t i : written_)
+    if (held[i]) swapped ? ctx_.tracker->dropSwapped(*held[i]) : ctx_.tracker->drop(ctx_.node, *held[i]);
 }
 
 std::string TensorStore::pointString(const Point& p) const {
@@ -88,22 +88,20 @@ void TensorStore::write(const Point& p, Tensor value) {
                                            : "write while swapped out");
   checkInDomain(p);
   const size_t index = slotOf(p);
-  Slot& s = slots_[index];
   if (blockLanes_ > 0 && value.nbytes() > 0) value = intoBlock(p, value);
-  if (!s.full()) written_.push_back(index);
-  if (s.value) {
-    bytes_ -= static_cast<int64_t>(s.value->nbytes());
-    if (ctx_.tracker) ctx_.tracker->drop(ctx_.node, *s.value);
+  if (keys_[index] < 0) written_.push_back(index);
+  keys_[index] = rowMajor(p, -1);
+  undefined_[index] = 0;
+  if (sourceArrays_) return;  // a window of the node's array, which SourceArrays counts
+  if (values_.empty()) values_.resize(keys_.size());
+  std::optional<Tensor>& held = values_[index];
+  if (held) {
+    bytes_ -= static_cast<int64_t>(held->nbytes());
+    if (ctx_.tracker) ctx_.tracker->drop(ctx_.node, *held);
   }
-  s.key = rowMajor(p, -1);
-  s.undefined = false;
-  if (sourceArrays_) {  // a window of the node's array, which SourceArrays counts
-    s.value.reset();
-    return;
-  }
-  s.value = std::move(value);
-  bytes_ += static_cast<int64_t>(s.value->nbytes());
-  if (ctx_.tracker) ctx_.tracker->hold(ctx_.node, *s.value);
+  held = std::move(value);
+  bytes_ += static_cast<int64_t>(held->nbytes());
+  if (ctx_.tracker) ctx_.tracker->hold(ctx_.node, *held);
 }
 
 size_t TensorStore::blockOf(const Point& p) const {
@@ -143,9 +141,9 @@ const Tensor* TensorStore::blockAsRead(const Point& at, int dim, int64_t first, 
   if (block.rank() == 0) return nullptr;
   for (int64_t c = first; c < std::min(first + lanes, ctx_.bounds[d]); ++c) {
     q[d] = c;
-    const Slot& s = slots_[slotOf(q)];
+    const size_t i = slotOf(q);
     const bool read = lo <= c && c < hi;
-    if (read ? s.key != rowMajor(q, -1) || s.undefined : s.full()) return nullptr;
+    if (read ? !slotHolds(i, q) || undefined_[i] : keys_[i] >= 0) return nullptr;
   }
   return &block;
 }
@@ -165,8 +163,8 @@ std::optional<Tensor> TensorStore::arrayRunAsRead(const Point& lo, const Point& 
   }
   Point p = lo;
   do {
-    const Slot& s = slots_[slotOf(p)];
-    if (s.key != rowMajor(p, -1) || s.undefined) return std::nullopt;
+    const size_t i = slotOf(p);
+    if (!slotHolds(i, p) || undefined_[i]) return std::nullopt;
   } while (nextPointInBox(p, lo, hi));
   std::vector<int64_t> shape{points};
   shape.insert(shape.end(), array->shape().begin() + static_cast<std::ptrdiff_t>(lo.size()), array->shape().end());
@@ -176,21 +174,21 @@ std::optional<Tensor> TensorStore::arrayRunAsRead(const Point& lo, const Point& 
 
 void TensorStore::writeUndefined(const Point& p) {
   write(p, Tensor(DType::F32, {0}));
-  slots_[slotOf(p)].undefined = true;
+  undefined_[slotOf(p)] = 1;
 }
 
-bool TensorStore::undefinedAt(const Point& p) const { return holds(p) && slots_[slotOf(p)].undefined; }
+bool TensorStore::undefinedAt(const Point& p) const { return holds(p) && undefined_[slotOf(p)]; }
 
 Tensor TensorStore::read(const Point& p) const {
   if (state_ == State::Freed) fail(p, "read after the store was freed");
   if (state_ == State::Unallocated) fail(p, "read before the store was allocated");
   if (state_ == State::Swapped) fail(p, "read while the store is swapped out");
   checkInDomain(p);
-  const Slot& s = slots_[slotOf(p)];
-  if (!s.full()) fail(p, "not held: never written");
-  if (s.key != rowMajor(p, -1)) fail(p, "not held: evicted (" + evictedReason(pointAt(s.key)) + ")");
-  if (s.undefined) fail(p, "undefined: the node reads outside a producer's domain at this point");
-  if (s.value) return *s.value;
+  const size_t i = slotOf(p);
+  if (keys_[i] < 0) fail(p, "not held: never written");
+  if (!slotHolds(i, p)) fail(p, "not held: evicted (" + evictedReason(pointAt(keys_[i])) + ")");
+  if (undefined_[i]) fail(p, "undefined: the node reads outside a producer's domain at this point");
+  if (!values_.empty() && values_[i]) return *values_[i];
   const Tensor* array = sourceArrays_ ? sourceArrays_->find(ctx_.node) : nullptr;
   if (!array) fail(p, "its source array is not built");
   return array->viewAt(p);
@@ -200,7 +198,7 @@ bool TensorStore::holds(const Point& p) const {
   if (state_ != State::Open || p.size() != ctx_.bounds.size()) return false;
   for (size_t i = 0; i < p.size(); ++i)
     if (p[i] < 0 || p[i] >= ctx_.bounds[i]) return false;
-  return slots_[slotOf(p)].key == rowMajor(p, -1);
+  return slotHolds(slotOf(p), p);
 }
 
 void TensorStore::allocate() {
@@ -213,9 +211,13 @@ void TensorStore::markUnallocated() {
 
 void TensorStore::free() {
   dropAll();
-  if (state_ == State::Swapped) slots_.swap(swapArea_);
-  swapArea_.clear();
-  for (size_t i : written_) slots_[i] = Slot{};
+  if (state_ == State::Swapped) values_.swap(swappedValues_);
+  swappedValues_.clear();
+  for (size_t i : written_) {
+    keys_[i] = -1;
+    undefined_[i] = 0;
+    if (!values_.empty()) values_[i].reset();
+  }
   written_.clear();
   std::fill(blocks_.begin(), blocks_.end(), Tensor());
   bytes_ = 0;
@@ -223,9 +225,10 @@ void TensorStore::free() {
 }
 
 void TensorStore::heldValues(std::vector<const Tensor*>& out) const {
-  const std::vector<Slot>& held = state_ == State::Swapped ? swapArea_ : slots_;
+  const std::vector<std::optional<Tensor>>& held = state_ == State::Swapped ? swappedValues_ : values_;
+  if (held.empty()) return;
   for (size_t i : written_)
-    if (held[i].value) out.push_back(&*held[i].value);
+    if (held[i]) out.push_back(&*held[i]);
 }
 
 int64_t TensorStore::bytesToWrite(const Point& p, const Tensor& value) const {
@@ -240,19 +243,19 @@ int64_t TensorStore::bytesToWrite(const Point& p, const Tensor& value) const {
 
 void TensorStore::swapOut() {
   if (state_ != State::Open) return;
-  if (ctx_.tracker)
+  if (ctx_.tracker && !values_.empty())
     for (size_t i : written_)
-      if (slots_[i].value) ctx_.tracker->swapOut(ctx_.node, *slots_[i].value);
-  swapArea_.swap(slots_);  // the values move to the swap area; slots_ is empty until swapIn
+      if (values_[i]) ctx_.tracker->swapOut(ctx_.node, *values_[i]);
+  swappedValues_.swap(values_);  // the values move to the swap area; values_ is empty until swapIn
   state_ = State::Swapped;
 }
 
 void TensorStore::swapIn() {
   if (state_ != State::Swapped) return;
-  if (ctx_.tracker)
+  if (ctx_.tracker && !swappedValues_.empty())
     for (size_t i : written_)
-      if (swapArea_[i].value) ctx_.tracker->swapIn(ctx_.node, *swapArea_[i].value);
-  slots_.swap(swapArea_);
+      if (swappedValues_[i]) ctx_.tracker->swapIn(ctx_.node, *swappedValues_[i]);
+  values_.swap(swappedValues_);
   state_ = State::Open;
 }
 

@@ -94,7 +94,7 @@ public:
   std::optional<Tensor> arrayRunAsRead(const Point& lo, const Point& hi) const;
 
   int64_t bytes() const { return bytes_; }
-  size_t slotCount() const { return std::max(slots_.size(), swapArea_.size()); }
+  size_t slotCount() const { return keys_.size(); }
   const StoreContext& context() const { return ctx_; }
 
 protected:
@@ -113,23 +113,23 @@ protected:
   void keepInBlocks(int dim, int64_t lanes);
 
 private:
-  /// An empty slot holds nothing on the heap: a store over (t, b) of small
-  /// values has a slot per point, and each one's bookkeeping is memory the run pays.
-  struct Slot {
-    std::optional<Tensor> value;  ///< set when full (an undefined point holds an empty tensor)
-    int64_t key = -1;             ///< rowMajor(point, -1) of the point held; -1 when empty
-    bool undefined = false;
-    bool full() const { return key >= 0; }
-  };
   enum class State { Open, Unallocated, Freed, Swapped };
   void checkInDomain(const Point& p) const;
   /// Tells the tracker every held value (live or in the swap area) is gone.
   void dropAll();
   [[noreturn]] void fail(const Point& p, const std::string& why) const;
+  /// Whether slot `i` holds point `p` (written, not evicted).
+  bool slotHolds(size_t i, const Point& p) const { return keys_[i] == rowMajor(p, -1); }
 
   StoreContext ctx_;
-  std::vector<Slot> slots_;
-  std::vector<Slot> swapArea_;  ///< the slots while swapped out (empty otherwise)
+  /// The slots, as parallel arrays so that an empty one costs 9 bytes (a store over
+  /// (t, b) of small values has a slot per point: its bookkeeping is memory the run pays).
+  std::vector<int64_t> keys_;       ///< rowMajor(point, -1) of the point held; -1 when empty
+  std::vector<uint8_t> undefined_;  ///< 1 where the point held was written undefined
+  /// The values, made with the first write (never for a source's store: its points
+  /// are windows of the node's array); moved to swappedValues_ while swapped out.
+  std::vector<std::optional<Tensor>> values_;
+  std::vector<std::optional<Tensor>> swappedValues_;
   /// Slots written since the store was made or freed: a free touches only these (a
   /// circular store freed in every iteration of a loop has many more slots).
   std::vector<size_t> written_;
