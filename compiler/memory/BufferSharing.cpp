@@ -90,8 +90,23 @@ const TensorType& heldType(const Graph& g, const Node& n) {
   return in.size() == 1 ? g.node(in.front()->producer).type : n.type;
 }
 
+namespace {
+
+/// The bytes of one value of `n` at `bounds`; 0 when its shape does not evaluate.
+int64_t valueBytes(const Node& n, const SymbolEnv& bounds) {
+  try {
+    int64_t numel = 1;
+    for (int64_t d : n.type.evaluateShape(bounds)) numel *= d;
+    return numel * static_cast<int64_t>(dtypeSize(n.type.dtype));
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+}  // namespace
+
 std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds,
-                                        const std::vector<WindowRead>& windows) {
+                                        const std::vector<WindowRead>& windows, const StoragePlan* stores) {
   std::vector<SharedBuffer> out;
   for (const WindowRead& w : windows) out.push_back({w.holder, w.producer, 1.0, 1.0});  // each window lies in the buffer
   for (const auto& [id, n] : g.nodes()) {
@@ -101,7 +116,12 @@ std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds,
       if (!pointRead && !contiguousSourceWindow(g, *e, bounds)) continue;
       auto counted = countReads(g, n, *e, bounds);
       auto [share, repeats] = counted.value_or(std::make_pair(1.0, 1.0));
-      if (share > 0) out.push_back({id, e->producer, share, repeats});
+      if (share <= 0) continue;
+      int64_t fresh = 0;
+      if (stores && pointRead)
+        if (auto it = stores->find(id); it != stores->end() && it->second.kind == StoreKind::Circular)
+          fresh = valueBytes(g.node(e->producer), bounds);
+      out.push_back({id, e->producer, share, repeats, fresh});
     }
   }
   return out;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "graph/Graph.h"
+#include "memory/StoragePlan.h"
 #include "memory/WindowReads.h"
 
 #include <vector>
@@ -45,14 +46,22 @@ struct SharedBuffer {
   /// one-to-one read; every point for a broadcast constant): all but one of
   /// them hold a buffer the holder's store already holds.
   double repeats = 1.0;
+  /// Bytes of one producer value that are not shared while it is fresh: a
+  /// holder keeping a window of its points (a circular store: a recurrence's
+  /// merge, a running sum) still holds its full window when the producer makes
+  /// the value it will take next, and lets the oldest go only when it stores
+  /// that one. 0 for other holders, whose store has room for it.
+  int64_t freshBytes = 0;
 };
 
 /// Every read through which a node holds its producer's buffer: a node that
 /// shares its input's buffer reading that input at a point, or reading a
 /// window of a source whose points lie one after the other in the source's
 /// array (any other slice read stacks a fresh buffer), at `bounds`.
-/// `windows` (WindowReads) adds each slice that keeps windows of its producer.
+/// `windows` (WindowReads) adds each slice that keeps windows of its producer;
+/// `stores` (the storage plan, when known) gives the holders that keep a window.
 std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds,
-                                        const std::vector<WindowRead>& windows = {});
+                                        const std::vector<WindowRead>& windows = {},
+                                        const StoragePlan* stores = nullptr);
 
 }  // namespace tempo

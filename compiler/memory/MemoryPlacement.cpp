@@ -195,7 +195,7 @@ private:
   size_t circularLoopDepth(const Node& n, const std::vector<Site>& own, int dim) const {
     size_t found = 0;  // the innermost loop it follows, as the planner chose
     for (const auto& [f, depth] : own.front().loops)
-      if (offsetFromLoopVar(own.front().exec->point[static_cast<size_t>(dim)], *f)) found = depth;
+      if (alongLoop(own.front().exec->point[static_cast<size_t>(dim)], *f)) found = depth;
     return found;
   }
 

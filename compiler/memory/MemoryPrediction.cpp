@@ -49,12 +49,14 @@ private:
 
   /// The bytes counted twice through a shared read: of the holder's share of
   /// points that read the producer, the repeats of one producer value, and of
-  /// the distinct values, at most what the producer's store holds.
+  /// the distinct values, at most what the producer's store holds but its
+  /// fresh value (see SharedBuffer::freshBytes).
   int64_t overlap(const SharedBuffer& s) const {
     int64_t producer = heldBy(s.producer), holder = heldBy(s.holder);
     if (holder == 0) return 0;
     double reading = static_cast<double>(holder) * s.share, distinct = reading / s.repeats;
-    return static_cast<int64_t>(reading - distinct) + std::min(producer, static_cast<int64_t>(distinct));
+    const int64_t shared = std::min(producer, static_cast<int64_t>(distinct));
+    return static_cast<int64_t>(reading - distinct) + std::max<int64_t>(0, shared - s.freshBytes);
   }
 
   /// Node `node` now holds `bytes` (0: nothing); bytes two stores share count once.

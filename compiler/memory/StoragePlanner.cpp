@@ -262,7 +262,7 @@ private:
     }
     if (allBehind && allAhead && out.final.empty()) return out;  // only the current coordinate
     if (allBehind) out.direction = 1, out.window = behind;
-    else if (allAhead && out.final.empty()) out.direction = -1, out.window = ahead;
+    else if (allAhead) out.direction = -1, out.window = ahead;
     else return std::nullopt;  // reads both behind and ahead
     return out;
   }
@@ -284,17 +284,18 @@ private:
     const std::vector<Site>& own = sites_.at(n.id);
     const std::vector<const ForStmt*>& loops = own.front().loops;
     size_t depth = 0;
-    std::optional<IndexExpr> offset;
+    std::optional<LoopOffset> offset;
     for (size_t k = 0; k < loops.size(); ++k)
-      if (auto o = offsetFromLoopVar(own.front().exec->point[d], *loops[k])) depth = k, offset = o;
+      if (auto o = alongLoop(own.front().exec->point[d], *loops[k])) depth = k, offset = o;
     if (!offset) return std::nullopt;
     const ForStmt* loop = loops[depth];
     const int direction = reads.direction;
-    if ((direction > 0 && loop->step <= 0) || (direction < 0 && loop->step >= 0)) return std::nullopt;
+    const int64_t order = loop->step * offset->sign;  // > 0: the coordinates rise as the loop runs
+    if ((direction > 0 && order <= 0) || (direction < 0 && order >= 0)) return std::nullopt;
     if (!reads.final.empty() && loop->step != 1) return std::nullopt;
     auto inLoop = [&](const Site& s, const IndexExpr& coord) {
       if (std::find(s.loops.begin(), s.loops.end(), loop) == s.loops.end()) return false;
-      auto o = offsetFromLoopVar(coord, *loop);
+      auto o = alongLoop(coord, *loop);
       return o && *o == *offset;
     };
     for (const Site& s : own)
@@ -323,9 +324,11 @@ private:
 
   /// k when reader site `s` runs after `loop` (in the iteration of the loops
   /// around it that ran the loop) and reads, through `e`, the coordinate
-  /// `last - k` along d, where last = the loop's last variable + `offset`.
+  /// written k iterations before the last, the last being the coordinate at
+  /// the loop's last variable (`last - k`, or `last + k` for a coordinate
+  /// that runs against the variable).
   std::optional<int64_t> lagBehindLast(const Edge& e, size_t d, const Site& s, const ForStmt* loop,
-                                       const IndexExpr& offset, const std::vector<const ForStmt*>& outer) const {
+                                       const LoopOffset& offset, const std::vector<const ForStmt*>& outer) const {
     if (s.order <= loopEnds_.at(loop) || s.loops.size() < outer.size() ||
         !std::equal(outer.begin(), outer.end(), s.loops.begin()))
       return std::nullopt;
@@ -333,8 +336,9 @@ private:
     std::map<std::string, IndexExpr> at;
     for (size_t i = 0; i < c.domain.size(); ++i) at.emplace(c.domain[i], s.exec->point[i]);
     const IndexExpr coord = e.index[d].start.substitute(at);
-    const IndexExpr last = loop->upper - IndexExpr(1) + offset;
-    auto lin = (last - coord).linear();
+    const IndexExpr lastVar = loop->upper - IndexExpr(1);
+    const IndexExpr last = offset.sign > 0 ? lastVar + offset.offset : offset.offset - lastVar;
+    auto lin = (offset.sign > 0 ? last - coord : coord - last).linear();
     if (lin && lin->coeffs.empty()) {
       if (lin->constant < 0) return std::nullopt;
       return lin->constant;

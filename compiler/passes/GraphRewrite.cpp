@@ -66,6 +66,16 @@ std::set<NodeId> nodesInCycles(const Graph& g) {
 }
 
 bool sequentialAlong(const Graph& g, NodeId x, const std::string& dim) {
+  return sequentialDirection(g, x, dim).has_value();
+}
+
+std::optional<int> sequentialDirection(const Graph& g, NodeId x, const std::string& dim) {
+  std::map<NodeId, int> all = sequentialDirections(g, dim);
+  auto it = all.find(x);
+  return it == all.end() ? std::nullopt : std::optional<int>(it->second);
+}
+
+std::map<NodeId, int> sequentialDirections(const Graph& g, const std::string& dim) {
   // Training iterations close a cycle through every value of a step; a step's
   // value is sequential along t only through the steps of one iteration.
   std::set<std::string> iterations;
@@ -76,9 +86,11 @@ bool sequentialAlong(const Graph& g, NodeId x, const std::string& dim) {
       if (iterations.count(domain[k]) && e.index[k].start != IndexExpr::dim(domain[k])) return false;
     return true;
   };
+  const IndexExpr here = IndexExpr::dim(dim);
+  std::map<NodeId, int> out;
   for (const auto& component : componentsProducersFirst(g, withinAnIteration)) {
-    if (std::find(component.begin(), component.end(), x) == component.end()) continue;
     std::set<NodeId> members(component.begin(), component.end());
+    std::optional<int> direction;
     for (NodeId m : component)
       for (const Edge* e : g.inputs(m)) {
         if (!members.count(e->producer) || !withinAnIteration(*e)) continue;
@@ -86,11 +98,15 @@ bool sequentialAlong(const Graph& g, NodeId x, const std::string& dim) {
         auto at = std::find(domain.begin(), domain.end(), dim);
         if (at == domain.end()) continue;
         const IndexAtom& a = e->index[static_cast<size_t>(at - domain.begin())];
-        if (a.isSlice() || a.start != IndexExpr::dim(dim)) return true;
+        if (!a.isSlice() && a.start == here) continue;
+        std::optional<int64_t> shift = a.isSlice() ? std::nullopt : (a.start - here).constantValue();
+        const int sign = !shift ? 0 : *shift < 0 ? 1 : -1;
+        direction = !direction || *direction == sign ? sign : 0;
       }
-    return false;
+    if (direction)
+      for (NodeId m : component) out[m] = *direction;
   }
-  return false;
+  return out;
 }
 
 std::set<NodeId> reachableFromOutputs(const Graph& g) {

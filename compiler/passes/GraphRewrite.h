@@ -13,6 +13,7 @@
 #include "pass/Pass.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <vector>
@@ -31,6 +32,13 @@ std::set<NodeId> nodesInCycles(const Graph& g);
 /// earlier training iteration (the `optimize` dim) are not followed: they tie
 /// every value of a step into one cycle over the iterations.
 bool sequentialAlong(const Graph& g, NodeId x, const std::string& dim);
+/// The direction of that loop: +1 when every such read is at a lower
+/// coordinate (h[t-1] feeds h[t]), -1 when every one is at a higher one (the
+/// backward pass: g[t+1] feeds g[t]), 0 when sequential otherwise (mixed
+/// shifts, windows); nullopt when not sequential along `dim`.
+std::optional<int> sequentialDirection(const Graph& g, NodeId x, const std::string& dim);
+/// sequentialDirection of every node that is sequential along `dim`, at once.
+std::map<NodeId, int> sequentialDirections(const Graph& g, const std::string& dim);
 
 /// Calls `rewrite` on every node, again and again until no call returns true (a node a
 /// call removed is skipped).

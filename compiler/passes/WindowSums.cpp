@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
+#include <map>
 
 namespace tempo {
 
@@ -55,6 +57,28 @@ bool endsAtOrBefore(const IndexExpr& stop, const IndexExpr& extent) {
   return std::find(ops.begin(), ops.end(), extent) != ops.end();
 }
 
+/// The order in which the values of `x` along `dim` come to exist: its own
+/// recurrence's (+1 forwards, -1 backwards), or else that of the values it reads
+/// at its own coordinate of `dim`, followed back (a weight gradient's product at
+/// step t, fed by the backward recurrence at t). nullopt when no recurrence feeds
+/// it step by step; 0 when they disagree or one goes both ways.
+std::optional<int> stepOrder(const Graph& g, NodeId x, const std::string& dim, const std::map<NodeId, int>& sequential,
+                             std::set<NodeId>& seen) {
+  if (!seen.insert(x).second) return std::nullopt;
+  if (auto it = sequential.find(x); it != sequential.end()) return it->second;
+  std::optional<int> order;
+  for (const Edge* e : g.inputs(x)) {
+    const std::vector<std::string>& domain = g.node(e->producer).domain;
+    auto at = std::find(domain.begin(), domain.end(), dim);
+    if (at == domain.end()) continue;
+    const IndexAtom& a = e->index[static_cast<size_t>(at - domain.begin())];
+    if (a.isSlice() || a.start != IndexExpr::dim(dim)) continue;
+    std::optional<int> o = stepOrder(g, e->producer, dim, sequential, seen);
+    if (o) order = !order || *order == *o ? *o : 0;
+  }
+  return order;
+}
+
 }  // namespace
 
 bool accumulateWindowSum(Graph& graph, NodeId id, GraphChange& change) {
@@ -68,8 +92,15 @@ bool accumulateWindowSum(Graph& graph, NodeId id, GraphChange& change) {
   const IndexExpr extent = IndexExpr::bound(graph.boundOf(d));
   // An output keeps its whole store anyway: nothing to save.
   if (window.start != IndexExpr(0) || !endsAtOrBefore(*window.stop, extent) || contains(r.domain, d) ||
-      isOutput(graph, x.id) || !sequentialAlong(graph, x.id, d))
+      isOutput(graph, x.id))
     return false;
+  // The running sum goes the way x's values come: forwards, or backwards from
+  // the end for a whole window of values a backward recurrence makes.
+  std::set<NodeId> seen;
+  const std::optional<int> order = stepOrder(graph, x.id, d, sequentialDirections(graph, d), seen);
+  const bool whole = *window.stop == extent;
+  if (!order || (*order < 0 && !whole)) return false;
+  const bool backwards = *order < 0;
   Edge step = w->read;  // x at the running coordinate
   step.index[at] = IndexAtom::point(IndexExpr::dim(d));
   if (!(graph.readType(step) == r.type)) return false;
@@ -77,9 +108,9 @@ bool accumulateWindowSum(Graph& graph, NodeId id, GraphChange& change) {
   std::vector<std::string> domain;  // the sum's dimensions and d, in declaration order
   for (const DimDecl& dim : graph.dims)
     if (contains(r.domain, dim.name) || dim.name == d) domain.push_back(dim.name);
-  std::vector<IndexAtom> previous = identityAtoms(domain);
+  std::vector<IndexAtom> previous = identityAtoms(domain);  // the step before, in the running order
   for (IndexAtom& a : previous)
-    if (a.start == IndexExpr::dim(d)) a = IndexAtom::point(IndexExpr::dim(d) - IndexExpr(1));
+    if (a.start == IndexExpr::dim(d)) a = IndexAtom::point(IndexExpr::dim(d) + IndexExpr(backwards ? 1 : -1));
   auto addInput = [&](NodeId consumer, int slot, Edge e, Condition c) {
     e.id = -1;
     e.consumer = consumer;
@@ -98,12 +129,13 @@ bool accumulateWindowSum(Graph& graph, NodeId id, GraphChange& change) {
     return nid;
   };
   // acc[d] = x[0] at d == 0; acc[d - 1] + x[d] while d < stop; acc[d - 1] after (a prefix).
+  // Backwards: acc[d] = x[end - 1] at d == end - 1, else acc[d + 1] + x[d], read at 0.
   NodeId acc = newNode(OpKind::Merge), add = newNode(OpKind::Add);
   addInput(add, 0, readOf(acc, previous, r.loc), Condition::always());
   addInput(add, 1, step, Condition::always());
   const IndexExpr coord = IndexExpr::dim(d);
-  addInput(acc, 0, step, Condition::of({Constraint{coord, Constraint::Rel::Eq, IndexExpr(0)}}));
-  const bool whole = *window.stop == extent;
+  const IndexExpr first = backwards ? extent - IndexExpr(1) : IndexExpr(0), last = backwards ? IndexExpr(0) : extent - IndexExpr(1);
+  addInput(acc, 0, step, Condition::of({Constraint{coord, Constraint::Rel::Eq, first}}));
   addInput(acc, 1, readOf(add, identityAtoms(domain), r.loc),
            whole ? Condition::always() : Condition::of({Constraint{coord, Constraint::Rel::Lt, *window.stop}}));
   if (!whole) addInput(acc, 2, readOf(acc, previous, r.loc), Condition::always());
@@ -116,7 +148,7 @@ bool accumulateWindowSum(Graph& graph, NodeId id, GraphChange& change) {
   e.producer = acc;
   e.index.clear();
   for (const std::string& dim : domain)
-    e.index.push_back(IndexAtom::point(dim == d ? extent - IndexExpr(1) : IndexExpr::dim(dim)));
+    e.index.push_back(IndexAtom::point(dim == d ? last : IndexExpr::dim(dim)));
   change.rewritten.insert(id);
   return true;
 }

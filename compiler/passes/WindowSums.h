@@ -14,12 +14,16 @@
 //    becomes one matrix product of the windows, `X^T @ Y` with X the window of
 //    x as a [W, K] matrix: no [K, N] value per point at all, one GEMM instead
 //    of W rank-1 updates;
-//  - a sum over a fixed window `0:T` or `0:min(c, T)` of a recurrence's value
-//    (decode's `sum(y[b, L-1, 0:min(64, T)])`, y computed one t after the
-//    other) becomes a running sum along t, read at T - 1: the loop over t is
-//    sequential anyway, and y needs no store of T steps. The inverse of
-//    recurrence-lift, which lifts running sums of values that are not
-//    sequential (a reduction then runs in parallel).
+//  - a sum over a fixed window `0:T` or `0:min(c, T)` of a value computed one t
+//    after the other (decode's `sum(y[b, L-1, 0:min(64, T)])`, y a recurrence's
+//    value; or a weight gradient's product at step t, fed by the backward
+//    recurrence at t) becomes a running sum along t in the order the values
+//    come, read at the last of them (T - 1 forwards, 0 backwards for a whole
+//    window): the loop over t is sequential anyway, and the values need no
+//    store of T steps (REINFORCE's [64, 64] gradient per step: 4 MB per
+//    iteration at T = 250, and a stacked copy of it for the sum). The inverse
+//    of recurrence-lift, which lifts running sums of values no recurrence
+//    feeds (a reduction then runs in parallel).
 #pragma once
 
 #include "graph/Graph.h"
@@ -31,8 +35,9 @@ namespace tempo {
 bool splitWindowSum(Graph& graph, NodeId id, GraphChange& change);
 
 /// `id` is a reduce_sum over a window from 0 to the end (or to min(c, end)) of
-/// a value computed step by step along the window's dimension (a recurrence):
-/// replaces it by a running sum along that dimension, read at its last
+/// a value computed step by step along the window's dimension (a recurrence's
+/// value, or one a recurrence feeds at its own step): replaces it by a running
+/// sum along that dimension in the recurrence's direction, read at its last
 /// coordinate, so the value need not be kept for the whole window.
 bool accumulateWindowSum(Graph& graph, NodeId id, GraphChange& change);
 

@@ -110,6 +110,20 @@ inline std::optional<IndexExpr> offsetFromDim(const IndexExpr& e, const std::str
 /// still one coordinate per iteration, in the loop's order).
 inline std::optional<IndexExpr> offsetFromLoopVar(const IndexExpr& e, const ForStmt& f) { return offsetFromDim(e, f.var); }
 
+/// A coordinate that moves with a loop: sign * the loop's variable + offset.
+struct LoopOffset {
+  int sign = 1;  ///< -1 where the coordinate runs against the variable (the backward pass's t = -c1)
+  IndexExpr offset;
+  bool operator==(const LoopOffset&) const = default;
+};
+
+/// `e` as +-(loop f's variable) + an offset of constants and bounds; nullopt otherwise.
+inline std::optional<LoopOffset> alongLoop(const IndexExpr& e, const ForStmt& f) {
+  if (auto o = offsetFromLoopVar(e, f)) return LoopOffset{1, *o};
+  if (auto o = offsetFromLoopVar(IndexExpr(0) - e, f)) return LoopOffset{-1, IndexExpr(0) - *o};
+  return std::nullopt;
+}
+
 /// The variables of the loops not inside another loop (those in top-level `if`s included, then-branch
 /// first), in program order: the executor numbers these loops so, and a trace's steps name them by it.
 inline void topLevelLoopVars(const LoopBody& body, std::vector<std::string>& out) {

@@ -71,7 +71,9 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
     }
     if (!options.memoryBudget) windows = program.windowReads;  // a budget's pager moves whole stores: slices copy
     r.predictedBytes =
-        predictMemory(*loops, values, sharedBuffers(program.graph, values, windows), &r.predictedTimeline).peakBytes;
+        predictMemory(*loops, values, sharedBuffers(program.graph, values, windows, &program.stores),
+                      &r.predictedTimeline)
+            .peakBytes;
   } else {
     plan = wholeStoragePlan(program.graph, values);
     changed = withoutMemoryStatements(program.loops);

@@ -175,6 +175,37 @@ void checkUnderABudget(const std::string& text, const std::string& label) {
       << tight.swapPlan->report() << tight.paging->report(compiled.graph) << text;
 }
 
+// Backward recurrences (a suffix recurrence written out, and the backward pass
+// of a trained one) and the sums they feed, now running sums from the end with
+// circular stores in the downward loop, against the reference interpreter.
+TEST(CompiledDifferential, BackwardRecurrencesAndTheSumsTheyFeedMatchTheReference) {
+  checkProgram(R"(
+dim b < B
+dim t < T
+set B = 2, T = 6
+param a : f32[8] over (b) = normal(seed=1)
+g : f32[8] over (b, t)
+g[b, T-1] = a
+g[b, t] = 0.5 * g[b, t+1] + a
+p = exp(g) * g
+out y = sum(p[b, 0:T], dim=0)
+out first = sum(g[b, 0:min(3, T)], dim=0)
+)", "back.tpo", ".", true, 3);
+  checkProgram(R"(
+dim i < I
+dim t < T
+set T = 6, I = 3
+param W : f32[8, 8] = normal(seed=1, std=0.3)
+input x : f32[8] over (t) = normal(seed=2)
+h : f32[8] over (t)
+h[0] = tanh(x[0] @ W)
+h[t] = tanh(x[t] @ W + h[t-1] @ W)
+loss = sum(h[T-1] * h[T-1], dim=0)
+out loss
+optimize loss over i with sgd(lr=0.1)
+)", "bptt.tpo", ".", true, 4);
+}
+
 TEST(CompiledDifferential, GeneratedProgramsKeepToAMemoryBudget) {
   for (uint64_t seed = 1; seed <= 24; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
