@@ -65,16 +65,6 @@ std::set<NodeId> nodesInCycles(const Graph& g) {
   return out;
 }
 
-bool sequentialAlong(const Graph& g, NodeId x, const std::string& dim) {
-  return sequentialDirection(g, x, dim).has_value();
-}
-
-std::optional<int> sequentialDirection(const Graph& g, NodeId x, const std::string& dim) {
-  std::map<NodeId, int> all = sequentialDirections(g, dim);
-  auto it = all.find(x);
-  return it == all.end() ? std::nullopt : std::optional<int>(it->second);
-}
-
 std::map<NodeId, int> sequentialDirections(const Graph& g, const std::string& dim) {
   // Training iterations close a cycle through every value of a step; a step's
   // value is sequential along t only through the steps of one iteration.
@@ -107,6 +97,32 @@ std::map<NodeId, int> sequentialDirections(const Graph& g, const std::string& di
       for (NodeId m : component) out[m] = *direction;
   }
   return out;
+}
+
+namespace {
+
+std::optional<int> stepwiseOrder(const Graph& g, NodeId x, const std::string& dim,
+                                 const std::map<NodeId, int>& sequential, std::set<NodeId>& seen) {
+  if (!seen.insert(x).second) return std::nullopt;
+  if (auto it = sequential.find(x); it != sequential.end()) return it->second;
+  std::optional<int> order;
+  for (const Edge* e : g.inputs(x)) {
+    const std::vector<std::string>& domain = g.node(e->producer).domain;
+    auto at = std::find(domain.begin(), domain.end(), dim);
+    if (at == domain.end()) continue;
+    const IndexAtom& a = e->index[static_cast<size_t>(at - domain.begin())];
+    if (a.isSlice() || a.start != IndexExpr::dim(dim)) continue;
+    std::optional<int> o = stepwiseOrder(g, e->producer, dim, sequential, seen);
+    if (o) order = !order || *order == *o ? *o : 0;
+  }
+  return order;
+}
+
+}  // namespace
+
+std::optional<int> stepwiseOrder(const Graph& g, NodeId x, const std::string& dim) {
+  std::set<NodeId> seen;
+  return stepwiseOrder(g, x, dim, sequentialDirections(g, dim), seen);
 }
 
 std::set<NodeId> reachableFromOutputs(const Graph& g) {

@@ -26,19 +26,21 @@ std::vector<std::vector<NodeId>> componentsProducersFirst(const Graph& g);
 std::vector<std::vector<NodeId>> componentsProducersFirst(const Graph& g, const std::function<bool(const Edge&)>& follow);
 /// Nodes that are part of a cycle (a component of 2+ nodes or a self-read).
 std::set<NodeId> nodesInCycles(const Graph& g);
-/// Whether `x` is computed step by step along `dim`: a read inside its strongly
+/// The nodes computed step by step along `dim`: a read inside their strongly
 /// connected component reads `dim` at another coordinate (h[t-1] feeds h[t]),
 /// so the loop over `dim` is sequential whatever the passes do. Reads of an
 /// earlier training iteration (the `optimize` dim) are not followed: they tie
-/// every value of a step into one cycle over the iterations.
-bool sequentialAlong(const Graph& g, NodeId x, const std::string& dim);
-/// The direction of that loop: +1 when every such read is at a lower
-/// coordinate (h[t-1] feeds h[t]), -1 when every one is at a higher one (the
-/// backward pass: g[t+1] feeds g[t]), 0 when sequential otherwise (mixed
-/// shifts, windows); nullopt when not sequential along `dim`.
-std::optional<int> sequentialDirection(const Graph& g, NodeId x, const std::string& dim);
-/// sequentialDirection of every node that is sequential along `dim`, at once.
+/// every value of a step into one cycle over the iterations. Each maps to the
+/// loop's direction: +1 when every such read is at a lower coordinate, -1
+/// when every one is at a higher one (the backward pass: g[t+1] feeds g[t]),
+/// 0 otherwise (mixed shifts, windows).
 std::map<NodeId, int> sequentialDirections(const Graph& g, const std::string& dim);
+/// The order in which the values of `x` along `dim` come to exist: its own
+/// recurrence's direction, or else that of the values it reads at its own
+/// coordinate of `dim`, followed back (a weight gradient's product at step t,
+/// fed by the backward recurrence at t); 0 when those disagree. nullopt when
+/// no recurrence feeds it step by step: its values can be made all at once.
+std::optional<int> stepwiseOrder(const Graph& g, NodeId x, const std::string& dim);
 
 /// Calls `rewrite` on every node, again and again until no call returns true (a node a
 /// call removed is skipped).

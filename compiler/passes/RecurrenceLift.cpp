@@ -70,7 +70,7 @@ std::optional<RunningSum> matchRunningSum(const Graph& g, const Node& m) {
       continue;
     auto [position, step] = *shifted;
     const std::string& d = m.domain[position];
-    if (sequentialAlong(g, x.id, d)) continue;  // no parallel reduction to gain; x would need a whole store
+    if (stepwiseOrder(g, x.id, d)) continue;  // no parallel reduction to gain; x would need a whole store
     IndexExpr lastIndex = IndexExpr::bound(g.boundOf(d)) - IndexExpr(1);
     RunningSum r{m.id, add.id, x.id, position, step < 0 ? IndexExpr(0) : lastIndex,
                  step < 0 ? lastIndex : IndexExpr(0), self.id, addend.loc};

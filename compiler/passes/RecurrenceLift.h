@@ -8,9 +8,10 @@
 // no loop-carried dependence at all. The suffix mirror (acc[T-1] = x[T-1];
 // acc[t] = acc[t+1] + x[t], read only at acc[0]) lifts the same way, and any
 // other dimensions of the domain (acc over (b, t)) are carried along. A
-// running sum of a value that is itself computed step by step along t (a
-// recurrence's state) stays: the loop is sequential anyway, and the sum would
-// need the value's whole history stored (window-sums does the inverse). A
+// running sum of a value computed step by step along t (a recurrence's state,
+// or a value one feeds at its own step: stepwiseOrder) stays: the loop is
+// sequential anyway, and the sum would need the value's whole history stored
+// (window-sums does the inverse). A
 // running sum read at t (every prefix) stays: that would need a cumulative-sum
 // op, which the SDG does not have. This is a structural rule of the
 // algebraic-simplification table (it builds a node instead of forwarding one).

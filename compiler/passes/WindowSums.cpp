@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <set>
-#include <map>
 
 namespace tempo {
 
@@ -57,28 +55,6 @@ bool endsAtOrBefore(const IndexExpr& stop, const IndexExpr& extent) {
   return std::find(ops.begin(), ops.end(), extent) != ops.end();
 }
 
-/// The order in which the values of `x` along `dim` come to exist: its own
-/// recurrence's (+1 forwards, -1 backwards), or else that of the values it reads
-/// at its own coordinate of `dim`, followed back (a weight gradient's product at
-/// step t, fed by the backward recurrence at t). nullopt when no recurrence feeds
-/// it step by step; 0 when they disagree or one goes both ways.
-std::optional<int> stepOrder(const Graph& g, NodeId x, const std::string& dim, const std::map<NodeId, int>& sequential,
-                             std::set<NodeId>& seen) {
-  if (!seen.insert(x).second) return std::nullopt;
-  if (auto it = sequential.find(x); it != sequential.end()) return it->second;
-  std::optional<int> order;
-  for (const Edge* e : g.inputs(x)) {
-    const std::vector<std::string>& domain = g.node(e->producer).domain;
-    auto at = std::find(domain.begin(), domain.end(), dim);
-    if (at == domain.end()) continue;
-    const IndexAtom& a = e->index[static_cast<size_t>(at - domain.begin())];
-    if (a.isSlice() || a.start != IndexExpr::dim(dim)) continue;
-    std::optional<int> o = stepOrder(g, e->producer, dim, sequential, seen);
-    if (o) order = !order || *order == *o ? *o : 0;
-  }
-  return order;
-}
-
 }  // namespace
 
 bool accumulateWindowSum(Graph& graph, NodeId id, GraphChange& change) {
@@ -96,8 +72,7 @@ bool accumulateWindowSum(Graph& graph, NodeId id, GraphChange& change) {
     return false;
   // The running sum goes the way x's values come: forwards, or backwards from
   // the end for a whole window of values a backward recurrence makes.
-  std::set<NodeId> seen;
-  const std::optional<int> order = stepOrder(graph, x.id, d, sequentialDirections(graph, d), seen);
+  const std::optional<int> order = stepwiseOrder(graph, x.id, d);
   const bool whole = *window.stop == extent;
   if (!order || (*order < 0 && !whole)) return false;
   const bool backwards = *order < 0;

@@ -191,19 +191,8 @@ p = exp(g) * g
 out y = sum(p[b, 0:T], dim=0)
 out first = sum(g[b, 0:min(3, T)], dim=0)
 )", "back.tpo", ".", true, 3);
-  checkProgram(R"(
-dim i < I
-dim t < T
-set T = 6, I = 3
-param W : f32[8, 8] = normal(seed=1, std=0.3)
-input x : f32[8] over (t) = normal(seed=2)
-h : f32[8] over (t)
-h[0] = tanh(x[0] @ W)
-h[t] = tanh(x[t] @ W + h[t-1] @ W)
-loss = sum(h[T-1] * h[T-1], dim=0)
-out loss
-optimize loss over i with sgd(lr=0.1)
-)", "bptt.tpo", ".", true, 4);
+  checkProgram(testing::readFile(testing::sourceDir() / "tests" / "executor" / "programs" / "bptt.tpo"), "bptt.tpo",
+               ".", true, 4);
 }
 
 TEST(CompiledDifferential, GeneratedProgramsKeepToAMemoryBudget) {
