@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
-#include <limits>
+#include <stdexcept>
 
 namespace tempo {
 
@@ -20,12 +20,13 @@ size_t slotCountOf(const std::vector<int64_t>& bounds, int skipDim, int64_t time
 }  // namespace
 
 TensorStore::TensorStore(StoreContext ctx, size_t slots) : ctx_(std::move(ctx)) {
-  int64_t points = 1;  // a slot names its point by the point's index in the domain box
-  for (int64_t b : ctx_.bounds)
-    if (b > 0 && points > std::numeric_limits<int64_t>::max() / b)
-      throw ExecError("store of " + ctx_.label + ": its domain has more than 2^63 points", ctx_.node);
-    else
-      points *= std::max<int64_t>(b, 0);
+  try {
+    std::vector<int64_t> box = ctx_.bounds;  // a slot names its point by the point's index in this box
+    for (int64_t& b : box) b = std::max<int64_t>(b, 0);
+    shapeNumel(box);
+  } catch (const std::invalid_argument& e) {
+    throw ExecError("store of " + ctx_.label + ": its domain box has no index for every point: " + e.what(), ctx_.node);
+  }
   keys_.assign(slots, -1);
   undefined_.assign(slots, 0);
 }
