@@ -9,7 +9,7 @@ namespace tempo {
 
 void keepLargeBuffersOutOfTheHeap() {
   static std::once_flag once;
-  std::call_once(once, [] { mallopt(M_MMAP_THRESHOLD, 1 << 20); });
+  std::call_once(once, [] { mallopt(M_MMAP_THRESHOLD, static_cast<int>(kMappedBufferBytes)); });
 }
 
 void HeapTrim::trim(int64_t bytes) {

@@ -27,6 +27,10 @@
 
 namespace tempo {
 
+/// glibc's mmap threshold as keepLargeBuffersOutOfTheHeap fixes it: a buffer this large
+/// is a fresh mapping, its pages faulted in on first touch, each time it is allocated.
+inline constexpr int64_t kMappedBufferBytes = int64_t(1) << 20;
+
 /// Sets glibc's mmap threshold to 1 MiB, fixed (no longer raised by frees); once per process.
 void keepLargeBuffersOutOfTheHeap();
 

@@ -3,6 +3,7 @@
 #include "memory/BufferSharing.h"
 
 #include "executor/ExecError.h"
+#include "executor/HeapTrim.h"
 #include "executor/NativeCall.h"
 #include "kernels/cpu/CpuKernels.h"
 #include "tensor/LaneStack.h"
@@ -126,7 +127,7 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
     result = source(point, shape, sources);
   } else {
     std::vector<Tensor> args;
-    for (const Input& in : inputs_) {
+    for (Input& in : inputs_) {
       bool live = in.condition.holds(slots_.data());
       if (n.op == OpKind::Merge && !live) continue;
       if (!live)
@@ -182,7 +183,7 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
   return std::optional<Tensor>(std::move(result));
 }
 
-std::optional<Tensor> NodeProgram::gather(const Input& in, const std::vector<int64_t>& point,
+std::optional<Tensor> NodeProgram::gather(Input& in, const std::vector<int64_t>& point,
                                           const StoreTable& stores) {
   const Node& producer = graph_->node(in.edge->producer);
   const TensorStore* store = stores.at(producer.id).get();
@@ -248,10 +249,21 @@ std::optional<Tensor> NodeProgram::gather(const Input& in, const std::vector<int
   shape.insert(shape.end(), partShape.begin(), partShape.end());
   try {
     if (in.blockAtom >= 0) return stackInLanes(parts, laneOffset, in.blockLanes, producer.type.dtype, partShape);
-    return Tensor::stack(parts, producer.type.dtype, partShape).reshaped(shape);
+    return Tensor::stack(parts, producer.type.dtype, partShape, stackScratch(in, parts)).reshaped(shape);
   } catch (const std::exception& ex) {
     fail(point, "cannot stack the slice read " + in.edge->str() + ": " + ex.what());
   }
+}
+
+const Tensor* NodeProgram::stackScratch(Input& in, const std::vector<Tensor>& parts) {
+  if (parts.empty()) return nullptr;
+  const Tensor& part = parts.front();
+  const size_t bytes = parts.size() * part.nbytes();
+  if (bytes < static_cast<size_t>(kMappedBufferBytes)) return nullptr;  // the heap reuses its pages well
+  Tensor& scratch = in.stackScratch;
+  if (!scratch.ownsBufferAlone() || scratch.bufferBytes() < bytes)  // twice the size: room for a growing window
+    scratch = Tensor::uninitialized(part.dtype(), {2 * static_cast<int64_t>(parts.size()) * part.numel()});
+  return &scratch;
 }
 
 Tensor NodeProgram::source(const std::vector<int64_t>& point, const std::vector<int64_t>& shape,

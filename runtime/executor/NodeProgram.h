@@ -71,9 +71,18 @@ private:
     CompiledCondition condition;
     bool keepsWindow = false;  ///< the result may stay a window of this input (keepWindowsOf)
     bool fromSourceArray = false;  ///< the producer is a whole-array source (its values are windows of its array)
+    /// The buffer this read stacks its windows of kMappedBufferBytes or more into (stackScratch).
+    Tensor stackScratch;
   };
   /// nullopt when the read is undefined (outside the producer's domain or an undefined point).
-  std::optional<Tensor> gather(const Input& in, const std::vector<int64_t>& point, const StoreTable& stores);
+  std::optional<Tensor> gather(Input& in, const std::vector<int64_t>& point, const StoreTable& stores);
+  /// Where a stack of `parts` goes when it is copied: null for one under kMappedBufferBytes
+  /// (a fresh buffer from the heap), else `in`'s scratch buffer, made anew with room for
+  /// twice the stack when it is too small or another tensor still holds it (the stack
+  /// writes every byte it uses; pages past them are never touched). A window decode
+  /// stacks a window of K and of V per layer and token that grows to 4 MiB: a fresh buffer
+  /// that large is a fresh mapping each time, ~1,000 page faults.
+  const Tensor* stackScratch(Input& in, const std::vector<Tensor>& parts);
   Tensor source(const std::vector<int64_t>& point, const std::vector<int64_t>& shape, SourceArrays& sources);
   OpAttrs attrsHere() const;
 

@@ -239,7 +239,8 @@ Tensor Tensor::viewAt(const std::vector<int64_t>& leading) const {
   return window(offset * inner, std::move(trailing));
 }
 
-Tensor Tensor::stack(const std::vector<Tensor>& parts, DType dtype, const std::vector<int64_t>& partShape) {
+Tensor Tensor::stack(const std::vector<Tensor>& parts, DType dtype, const std::vector<int64_t>& partShape,
+                     const Tensor* recycled) {
   std::vector<int64_t> shape{static_cast<int64_t>(parts.size())};
   shape.insert(shape.end(), partShape.begin(), partShape.end());
   size_t partBytes = static_cast<size_t>(shapeNumel(partShape)) * dtypeSize(dtype);
@@ -258,7 +259,17 @@ Tensor Tensor::stack(const std::vector<Tensor>& parts, DType dtype, const std::v
     t.numel_ = shapeNumel(t.shape_);
     return t;
   }
-  Tensor t = uninitialized(dtype, shape);
+  Tensor t;
+  if (recycled && recycled->ownsBufferAlone() && recycled->bufferBytes() >= parts.size() * partBytes) {
+    t = *recycled;  // every byte is overwritten below
+    t.dtype_ = dtype;
+    t.shape_ = std::move(shape);
+    t.numel_ = shapeNumel(t.shape_);
+    t.offset_ = 0;
+    t.strides_.clear();
+  } else {
+    t = uninitialized(dtype, shape);
+  }
   for (size_t i = 0; i < parts.size(); ++i)
     if (partBytes > 0)
       std::memcpy(static_cast<std::byte*>(t.raw()) + i * partBytes,

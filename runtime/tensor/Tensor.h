@@ -117,8 +117,11 @@ public:
   /// Stacks `parts` along a new leading axis: shape {parts.size(), partShape...}.
   /// Every part must have `dtype` and `partShape` (std::invalid_argument otherwise).
   /// Parts that already lie one after the other in one buffer (consecutive windows,
-  /// as a source's points are) give a window of that buffer, not a copy.
-  static Tensor stack(const std::vector<Tensor>& parts, DType dtype, const std::vector<int64_t>& partShape);
+  /// as a source's points are) give a window of that buffer, not a copy. A copy
+  /// goes into `recycled`'s buffer when it is given, holds at least the stack's
+  /// bytes and no other tensor holds it (the caller's scratch of an earlier stack).
+  static Tensor stack(const std::vector<Tensor>& parts, DType dtype, const std::vector<int64_t>& partShape,
+                      const Tensor* recycled = nullptr);
   /// Element-wise cast (same conversion rules as `set`; bool -> 0/1).
   Tensor converted(DType to) const;
 

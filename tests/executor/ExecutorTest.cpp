@@ -183,6 +183,24 @@ TEST(Executor, GrowingWindowStacksSliceReads) {
   expectMatchesInterpreter(g, ex, {{"T", 4}});
 }
 
+TEST(Executor, LargeStackedWindowsReuseTheirBuffer) {
+  // w[t] = sum(y[max(0, t-299):t+1]): from t = 255 on the window is 1 MiB or more, and the read
+  // copies it into the buffer of its previous stack (Tensor.StackCopiesIntoARecycledBuffer...),
+  // growing it while the window grows.
+  Graph g;
+  g.dims = {{"t", "T"}};
+  NodeId h = addNode(g, OpKind::HashInit, {"t"}, f32({1024}), hashAttrs(3, 1.0), "h");
+  NodeId y = addNode(g, OpKind::Neg, {"t"}, f32({1024}), {}, "y");
+  NodeId w = addNode(g, OpKind::ReduceSum, {"t"}, f32({1024}), reduceAttrs({0}), "w");
+  addEdge(g, y, 0, h, {at(t)});
+  addEdge(g, w, 0, y, {range(IndexExpr::max(0, t - 299), t + 1)});
+  g.outputs = {{"w", w, {}}};
+  LoopProgram p{{loop("t", 0, T, {exec(h, {t}), exec(y, {t}), exec(w, {t})})}};
+  Executor ex(g, p, {{{"T", 300}}, std::nullopt});
+  ex.run();
+  expectMatchesInterpreter(g, ex, {{"T", 300}});
+}
+
 TEST(Executor, LoadedSourceIsIndexedPerPoint) {
   Graph g;
   g.dims = {{"t", "T"}};

@@ -111,6 +111,35 @@ TEST(Tensor, Stack) {
   EXPECT_THROW(Tensor::stack({a}, DType::I32, {3}), std::invalid_argument);
 }
 
+TEST(Tensor, StackCopiesIntoARecycledBufferLargeEnoughThatNothingElseHolds) {
+  Tensor a = Tensor::full(DType::F32, {2}, 1), b = Tensor::full(DType::F32, {2}, 2);
+  Tensor scratch = Tensor::stack({a, b}, DType::F32, {2});
+  Tensor again = Tensor::stack({b, a}, DType::F32, {2}, &scratch);
+  EXPECT_TRUE(again.sharesBufferWith(scratch));  // the same pages, new values
+  EXPECT_EQ(again.at(0), 2.0);
+  EXPECT_EQ(again.at(3), 1.0);
+  scratch = again;
+  Tensor held = again;  // a second holder (a store, a view): a fresh buffer
+  again = Tensor();
+  Tensor fresh = Tensor::stack({a, a}, DType::F32, {2}, &scratch);
+  EXPECT_FALSE(fresh.sharesBufferWith(scratch));
+  EXPECT_EQ(held.at(0), 2.0);  // what the holder sees is untouched
+  held = Tensor();
+  Tensor three = Tensor::stack({a, a, a}, DType::F32, {2}, &scratch);  // 24 bytes, not 16: a fresh buffer
+  EXPECT_FALSE(three.sharesBufferWith(scratch));
+  Tensor small = Tensor::stack({Tensor::full(DType::F32, {1}, 5), Tensor::full(DType::F32, {1}, 6)}, DType::F32, {1},
+                               &scratch);  // 8 of its 16 bytes
+  EXPECT_TRUE(small.sharesBufferWith(scratch));
+  EXPECT_EQ(small.shape(), (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(small.at(1), 6.0);
+  small = Tensor();
+  Tensor i32 = Tensor::stack({Tensor::full(DType::I32, {2}, 7), Tensor::full(DType::I32, {2}, 8)}, DType::I32, {2},
+                             &scratch);  // the same bytes in another dtype
+  EXPECT_TRUE(i32.sharesBufferWith(scratch));
+  EXPECT_EQ(i32.dtype(), DType::I32);
+  EXPECT_EQ(i32.at(3), 8.0);
+}
+
 TEST(Tensor, Converted) {
   Tensor f(DType::F32, {5});
   double values[] = {1.7, -1.7, 0.0, 3e10, -0.2};
