@@ -44,6 +44,9 @@ PY = "/usr/bin/python3"  # Debian's python: sees python3-torch
 # the peers' own decode sizes (S=1024 causal, S=4096 window W=256) are the issue-10 memory rows.
 RNN_PEER = ["rnn.py", "--B", "32", "--H", "256", "--mode", "fwd"]
 DECODE_PEER = ["decode.py", "--L", "4", "--heads", "8", "--E", "512", "--B", "8", "--impl", "kv"]
+# A peer variant: a name, arguments added to the size's peer command, and optionally the script
+# that runs instead of the command's first word (the JAX peers take the same size flags).
+DECODE_VARIANTS = [("kv", []), ("kv+jit", ["--jit"]), ("jax kv", [], "jax_decode.py")]
 WINDOW = 64  # decode window size: small enough that the window slides at the sizes we can run
 
 PEER_WORKLOADS = [
@@ -51,17 +54,20 @@ PEER_WORKLOADS = [
         "name": "rnn", "program": "bench/programs/rnn_peer.tpo", "unit": "T", "unit_name": "step",
         "checks": {"y": "checksum_y"}, "rounds": None,
         "peer_time": lambda r: r["step_us"]["median"] / 1e3,
-        "variants": [("eager", ["--impl", "eager"]), ("script", ["--impl", "script"]), ("nn.RNN", ["--impl", "nnrnn"])],
+        "variants": [("eager", ["--impl", "eager"]), ("script", ["--impl", "script"]), ("nn.RNN", ["--impl", "nnrnn"]),
+                     ("jax scan", [], "jax_rnn.py")],
         "sizes": [
             {"label": "T=128", "bounds": {"T": 128}, "reps": 5, "peer": RNN_PEER + ["--T", "128"]},
             {"label": "T=512", "bounds": {"T": 512}, "reps": 3, "peer": RNN_PEER + ["--T", "512"]},
+            {"label": "T=2048", "bounds": {"T": 2048}, "ref_bounds": {"T": 512}, "reps": 3,
+             "peer": RNN_PEER + ["--T", "2048"]},
         ],
     },
     {
         "name": "decode causal", "program": "bench/programs/decode_peer.tpo", "unit": "T", "unit_name": "token",
         "checks": {"first64": "checksum_first64", "last": "checksum_last"}, "rounds": 2,
         "peer_time": lambda r: r["tpt_ms"]["median"],
-        "variants": [("kv", []), ("kv+jit", ["--jit"])],
+        "variants": DECODE_VARIANTS,
         "sizes": [
             {"label": "S=128", "bounds": {"T": 128}, "ref_bounds": {"T": 16}, "reps": 1, "warmup": 0,
              "peer": DECODE_PEER + ["--attn", "causal", "--S", "128", "--reps", "2"]},
@@ -77,7 +83,7 @@ PEER_WORKLOADS = [
         "name": "decode window W=%d" % WINDOW, "program": "bench/programs/decode_window_peer.tpo", "unit": "T",
         "unit_name": "token", "checks": {"first64": "checksum_first64", "last": "checksum_last"}, "rounds": 2,
         "peer_time": lambda r: r["tpt_ms"]["median"],
-        "variants": [("kv", []), ("kv+jit", ["--jit"])],
+        "variants": DECODE_VARIANTS,
         "sizes": [
             {"label": "S=128", "bounds": {"T": 128, "W": WINDOW}, "ref_bounds": {"T": 16, "W": WINDOW},
              "reps": 1, "warmup": 0,
@@ -93,7 +99,7 @@ PEER_WORKLOADS = [
         "name": "decode window W=256", "program": "bench/programs/decode_window_peer.tpo", "unit": "T",
         "unit_name": "token", "checks": {"first64": "checksum_first64", "last": "checksum_last"}, "rounds": 1,
         "peer_time": lambda r: r["tpt_ms"]["median"],
-        "variants": [("kv", []), ("kv+jit", ["--jit"])],
+        "variants": DECODE_VARIANTS,
         "sizes": [
             {"label": "S=4096", "bounds": {"T": 4096, "W": 256}, "ref_bounds": {"T": 16, "W": 256},
              "reps": 1, "warmup": 0, "ours": ["compiled"],
@@ -107,7 +113,9 @@ PEER_WORKLOADS = [
         "name": "reinforce", "program": "bench/programs/reinforce_peer.tpo", "unit": "I",
         "unit_name": "iteration", "checks": {"final": "checksum_params"}, "rounds": 2,
         "peer_time": lambda r: r["iter_ms"]["median"],
-        "variants": [("stepwise", ["--impl", "stepwise"]), ("batched", ["--impl", "batched"])],
+        "variants": [("stepwise", ["--impl", "stepwise"]), ("batched", ["--impl", "batched"]),
+                     ("jax batched", ["--impl", "batched"], "jax_reinforce.py"),
+                     ("jax stepwise", ["--impl", "stepwise"], "jax_reinforce.py")],
         "sizes": [
             {"label": "N=16", "bounds": {"I": 11, "T": 150, "B": 16}, "ref_bounds": {"I": 2, "T": 150, "B": 16},
              "reps": 1, "warmup": 0, "peer": ["reinforce.py", "--N", "16", "--T", "150", "--I", "10"]},
@@ -195,9 +203,12 @@ class Runner:
                 f.write(json.dumps(rec) + "\n")
         return rec
 
-    def ours(self, program, engine, bounds, unit, reps, warmup=1, synthetic=False, matmul="f32", **tags):
+    def ours(self, program, engine, bounds, unit, reps, warmup=1, synthetic=False, matmul="f32",
+             inputs_ready=False, **tags):
         cmd = [self.a.tempo_bench, program, "--engine", engine, "--unit", unit,
                "--reps", str(reps), "--warmup", str(warmup), "--matmul", matmul]
+        if inputs_ready:  # the sources built before timing, as the peers make their inputs
+            cmd.append("--inputs-ready")
         for k, v in sorted(bounds.items()):
             cmd += ["--set", "%s=%d" % (k, v)]
         if synthetic:
@@ -282,21 +293,28 @@ def peer_rows(runner):
     return rows
 
 
+def peer_command(command, variant):
+    """The size's peer command for one variant (name, extra arguments[, script])."""
+    args = list(command) + list(variant[1])
+    if len(variant) > 2:
+        args[0] = variant[2]
+    return args
+
+
 def peer_row(runner, w, size, tags):
     wait_quiet(runner.a.max_wait, runner.a.dry_run)
     rounds = []  # per round: {our variant: record}, {peer variant: record}
     for _ in range(w["rounds"] if w["rounds"] and not runner.a.rounds else runner.a.rounds or 3):
         ours = {name: runner.ours(w["program"], "compiled", size["bounds"], w["unit"], size["reps"],
-                                  warmup=size.get("warmup", 1), matmul=mm, variant=name, **tags)
+                                  warmup=size.get("warmup", 1), matmul=mm, inputs_ready=True, variant=name, **tags)
                 for name, mm in OURS if name in size.get("ours", [n for n, _ in OURS])}
-        peers = {name: runner.peer(size["peer"] + extra, variant=name, **tags)
-                 for name, extra in w["variants"]}
+        peers = {v[0]: runner.peer(peer_command(size["peer"], v), variant=v[0], **tags) for v in w["variants"]}
         rounds.append((ours, peers))
     ref_bounds = size.get("ref_bounds", size["bounds"])
     ref = runner.ours(w["program"], "reference", ref_bounds, w["unit"], 1, warmup=0, **tags)
-    # The compiled engine at the reference's size, for the compiled/reference ratio.
-    comp_at_ref = rounds[0][0]["compiled"] if ref_bounds == size["bounds"] else runner.ours(
-        w["program"], "compiled", ref_bounds, w["unit"], 3, variant="compiled", **tags)
+    # The compiled engine at the reference's size, building its inputs in the run as the
+    # reference does, for the compiled/reference ratio.
+    comp_at_ref = runner.ours(w["program"], "compiled", ref_bounds, w["unit"], 3, variant="compiled", **tags)
     if runner.a.dry_run:
         return None
     return summarise_peer_row(w, size, ref_bounds, rounds, ref, comp_at_ref)
@@ -316,12 +334,15 @@ def summarise_peer_row(w, size, ref_bounds, rounds, ref, comp_at_ref):
     for name, _ in OURS:
         row["ours"][name] = (statistics.median(per_unit_ms(o[name]) for o, _ in rounds)
                              if name in ours0 else None)
-    for name, _ in w["variants"]:
+    for name, *_ in w["variants"]:
         row["peers"][name] = {"ms": statistics.median(w["peer_time"](p[name]) for _, p in rounds),
                               "rss": (peers0[name]["peak_rss_mb"], peers0[name]["base_rss_mb"])}
         for ours_name, _ in OURS:
             row["ratios"][(ours_name, name)] = [per_unit_ms(o[ours_name]) / w["peer_time"](p[name])
                                                 if ours_name in o else None for o, p in rounds]
+    # Against the best peer of each round (the fastest variant there), per our variant.
+    row["best"] = {o: [per_unit_ms(ours[o]) / min(w["peer_time"](p) for p in peers.values())
+                       if o in ours else None for ours, peers in rounds] for o, _ in OURS}
     for ours, peers in rounds:
         for o in ours.values():
             for p in peers.values():
@@ -339,7 +360,8 @@ def print_peer_table(rows, out):
         ref = fmt_time(r["reference_ms"]) + ((" (" + r["ref_size"] + ")") if r["ref_size"] else "")
         names = list(r["peers"])
         peers = "<br>".join("%s %s" % (n, fmt_time(r["peers"][n]["ms"])) for n in names)
-        vs = {o: "<br>".join("%s %s" % (n, fmt_ratio(r["ratios"][(o, n)])) for n in names) for o, _ in OURS}
+        vs = {o: "<br>".join(["**best %s**" % fmt_ratio(r["best"][o])] +
+                             ["%s %s" % (n, fmt_ratio(r["ratios"][(o, n)])) for n in names]) for o, _ in OURS}
         rss, base = r["ours_rss"]
         mem = "ours %s − %s (%.0f)" % (fmt_mib(rss), fmt_mib(base), r["tracker_mib"])
         run_peak, run_base = r["ours_run_rss"]
