@@ -84,6 +84,12 @@ bool sharesInputBuffer(const Node& n) {
   return n.op == OpKind::Identity || n.op == OpKind::Reshape || n.op == OpKind::Merge || isStridedView(n);
 }
 
+bool makesFreshValue(const Node& n) {
+  if (n.op == OpKind::MatMul) return true;
+  if (n.op == OpKind::Permute) return !isStridedView(n);
+  return readsStridedViews(n.op);
+}
+
 const TensorType& heldType(const Graph& g, const Node& n) {
   if (n.op != OpKind::Expand || !isStridedView(n)) return n.type;
   std::vector<const Edge*> in = g.inputs(n.id);
@@ -114,6 +120,8 @@ std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds,
     for (const Edge* e : g.inputs(id)) {
       bool pointRead = std::none_of(e->index.begin(), e->index.end(), [](const IndexAtom& a) { return a.isSlice(); });
       if (!pointRead && !contiguousSourceWindow(g, *e, bounds)) continue;
+      if (stores)  // a store in one buffer copies each value into its lanes
+        if (auto it = stores->find(id); it != stores->end() && it->second.oneBuffer) continue;
       auto counted = countReads(g, n, *e, bounds);
       auto [share, repeats] = counted.value_or(std::make_pair(1.0, 1.0));
       if (share <= 0) continue;

@@ -30,6 +30,11 @@ bool isStridedView(const Node& n);
 /// True when `n`'s value is its input's buffer (identity, reshape, merge, a view).
 bool sharesInputBuffer(const Node& n);
 
+/// True when `n`'s kernel always makes a fresh value from its operands, never a view of
+/// them (a matmul, a permute that copies, the kernels that read strided views): a read
+/// may hand it a producer's buffer itself (a block, a window of a store in one buffer).
+bool makesFreshValue(const Node& n);
+
 /// The type whose bytes each of `n`'s values holds: its own, or for an expand that is
 /// a strided view, its input's (the view holds the input's smaller buffer).
 const TensorType& heldType(const Graph& g, const Node& n);

@@ -313,7 +313,7 @@ StoreBytes storeBytes(const Graph& g, const Node& n, const StoreSpec& spec,
     }
     if (spec.kind == StoreKind::Point || alongWindow) maxed.emplace_back(d, extent(d));
     else summed.emplace_back(d, summedExtent(g, n.domain, d, pinned, summed));
-    if (alongWindow) factors.push_back(IndexExpr::min(spec.window, extent(d)));
+    if (alongWindow) factors.push_back(IndexExpr::min(spec.window, extent(d)) * spec.lanesFor(1));
   }
   // A loaded or initialised source holds its whole array; the values in its store are windows of it.
   if (isWholeArraySource(n.op)) return StoreBytes::term(element, wholeFactors, all);

@@ -12,6 +12,11 @@
 namespace tempo {
 
 namespace {
+/// The smallest window (at the default bounds) a circular store keeps in one buffer.
+constexpr int64_t kOneBufferWindowBytes = int64_t(64) << 10;
+}  // namespace
+
+namespace {
 
 /// An If branch enclosing a statement: the If and whether it is the then-branch.
 struct Guard {
@@ -154,6 +159,7 @@ public:
                                      " of the loop's current coordinate" +
                                      (reads->final.empty() ? "" : ", or read its last ones after the loop"),
                                  pinned);
+      best->oneBuffer = inOneBuffer(n, users, d, reads->window);
     }
     if (best) return *best;
     // A loaded or initialised source holds its whole array already; its store holds windows of it.
@@ -165,6 +171,29 @@ public:
   }
 
 private:
+  /// Whether a circular store of `n` along d keeps its values in one buffer
+  /// (StoreSpec::oneBuffer), so that its windows are read in place: they have one
+  /// static shape; every read is a window along d (one point of every other dim) by
+  /// a node whose kernel makes a fresh value, so no value outlives its lanes being
+  /// written again; and a window is worth not copying (kOneBufferWindowBytes or more
+  /// at the program's default bounds: the buffer costs twice the window's bytes).
+  bool inOneBuffer(const Node& n, const std::vector<const Edge*>& users, size_t d, const IndexExpr& window) const {
+    if (users.empty() || !n.type.isStaticOverDims()) return false;
+    for (const Edge* e : users) {
+      if (e->index.size() != n.domain.size() || !makesFreshValue(g_.node(e->consumer))) return false;
+      for (size_t i = 0; i < e->index.size(); ++i)
+        if (e->index[i].isBlock() || e->index[i].isSlice() != (i == d)) return false;
+    }
+    try {
+      SymbolEnv defaults = g_.withDerivedBounds(SymbolEnv(g_.boundDefaults.begin(), g_.boundDefaults.end()));
+      int64_t bytes = static_cast<int64_t>(dtypeSize(n.type.dtype)) * window.evaluate(defaults);
+      for (int64_t s : n.type.evaluateShape(defaults)) bytes *= s;
+      return bytes >= kOneBufferWindowBytes;
+    } catch (const std::exception&) {
+      return false;  // no default for a bound it needs
+    }
+  }
+
   /// The dim and block size when every read of `n` is a block read along one
   /// dim with the same size BS and lane 0 at a multiple of BS (static tiling's
   /// aligned blocks); nullopt otherwise.
@@ -459,6 +488,7 @@ int64_t predictStoreBytes(const Graph& g, const Node& n, const StoreSpec& spec, 
       if (points > 0) points = spec.windowAt(g.withDerivedBounds(bounds), points);
     } catch (const std::out_of_range&) {  // a window in a bound without a value: the whole extent
     }
+    points = spec.lanesFor(points);
     for (size_t i = 0; i < box.size(); ++i)
       if (static_cast<int>(i) != spec.dim) points *= box[i];
     bytes = largest * points;

@@ -16,14 +16,6 @@ namespace {
 
 bool usesPointAttrs(OpKind op) { return op == OpKind::Slice || op == OpKind::Reshape || op == OpKind::Expand; }
 
-/// Kernels whose value is always a new buffer (elementwise, reductions, GEMMs,
-/// copying permutes): an operand may be a buffer others still write into later.
-bool makesFreshValue(const Node& n) {
-  if (n.op == OpKind::MatMul) return true;
-  if (n.op == OpKind::Permute) return !isStridedView(n);
-  return readsStridedViews(n.op);
-}
-
 }  // namespace
 
 std::string nodeLabel(const Node& n) {
@@ -190,6 +182,7 @@ std::optional<Tensor> NodeProgram::gather(Input& in, const std::vector<int64_t>&
   size_t rank = in.lo.size();
   std::vector<int64_t> lo(rank), hi(rank), leading;
   int64_t laneOffset = 0;
+  int sliceDim = -1;
   for (size_t i = 0; i < rank; ++i) {
     lo[i] = in.lo[i].eval(slots_.data());
     hi[i] = in.isSlice[i] ? in.hi[i].eval(slots_.data()) : lo[i] + 1;
@@ -212,7 +205,7 @@ std::optional<Tensor> NodeProgram::gather(Input& in, const std::vector<int64_t>&
                       producer.domain[i] + " in [" + std::to_string(lo[i]) + ", " + std::to_string(hi[i]) +
                       "), valid is [0, " + std::to_string(in.producerBounds[i]) + ")");
     }
-    if (in.isSlice[i]) leading.push_back(hi[i] - lo[i]);
+    if (in.isSlice[i]) leading.push_back(hi[i] - lo[i]), sliceDim = static_cast<int>(i);
   }
   if (leading.empty()) {
     if (store->undefinedAt(lo)) return std::nullopt;
@@ -222,12 +215,16 @@ std::optional<Tensor> NodeProgram::gather(Input& in, const std::vector<int64_t>&
     const int b = in.blockAtom;
     if (const Tensor* block = store->blockAsRead(lo, b, lo[b] - laneOffset, in.blockLanes, lo[b], hi[b])) return *block;
   }
+  std::optional<Tensor> run;
   if (in.fromSourceArray && in.blockAtom < 0)  // the window of the source's array, without a header per point
-    if (std::optional<Tensor> run = store->arrayRunAsRead(lo, hi)) {
-      std::vector<int64_t> shape = leading;
-      shape.insert(shape.end(), run->shape().begin() + 1, run->shape().end());
-      return run->reshaped(std::move(shape));
-    }
+    run = store->arrayRunAsRead(lo, hi);
+  else if (store->inOneBuffer() && takesBlocksAsStored_ && in.blockAtom < 0)  // in place, for a fresh value
+    run = store->windowRunAsRead(lo, hi, sliceDim);
+  if (run) {
+    std::vector<int64_t> shape = leading;
+    shape.insert(shape.end(), run->shape().begin() + 1, run->shape().end());
+    return run->reshaped(std::move(shape));
+  }
   std::vector<Tensor> parts;
   std::vector<int64_t> p = lo;
   bool empty = false;

@@ -90,6 +90,7 @@ void TensorStore::write(const Point& p, Tensor value) {
   checkInDomain(p);
   const size_t index = slotOf(p);
   if (blockLanes_ > 0 && value.nbytes() > 0) value = intoBlock(p, value);
+  if (ringWindow_ > 0 && value.nbytes() > 0) value = intoRing(p, index, value);
   if (keys_[index] < 0) written_.push_back(index);
   keys_[index] = rowMajor(p, -1);
   undefined_[index] = 0;
@@ -129,6 +130,48 @@ Tensor TensorStore::intoBlock(const Point& p, const Tensor& value) {
   Tensor slot = block.window(lane * value.numel(), value.shape());
   std::memcpy(slot.raw(), value.isContiguous() ? value.raw() : value.contiguous().raw(), value.nbytes());
   return slot;
+}
+
+Tensor TensorStore::intoRing(const Point& p, size_t slot, const Tensor& value) {
+  Tensor& ring = rings_[slot / static_cast<size_t>(ringWindow_)];
+  std::vector<int64_t> shape{2 * ringWindow_};
+  shape.insert(shape.end(), value.shape().begin(), value.shape().end());
+  if (ring.rank() == 0) {  // not made yet; a lane is read only once written
+    ring = Tensor::uninitialized(value.dtype(), shape);
+  } else if (ring.shape() != shape || ring.dtype() != value.dtype()) {
+    fail(p, "a value of " + std::string(dtypeName(value.dtype())) + shapeString(value.shape()) +
+                " does not fit the store's buffer of " + std::string(dtypeName(ring.dtype())) + shapeString(ring.shape()));
+  }
+  const int64_t lane = static_cast<int64_t>(slot) % ringWindow_;
+  const void* bytes = value.isContiguous() ? value.raw() : value.contiguous().raw();
+  Tensor mirror = ring.window((lane + ringWindow_) * value.numel(), value.shape());
+  std::memcpy(mirror.raw(), bytes, value.nbytes());
+  Tensor held = ring.window(lane * value.numel(), value.shape());
+  std::memcpy(held.raw(), bytes, value.nbytes());
+  return held;
+}
+
+std::optional<Tensor> TensorStore::windowRunAsRead(const Point& lo, const Point& hi, int dim) const {
+  if (ringWindow_ == 0 || state_ != State::Open || lo.size() != ctx_.bounds.size() || hi.size() != lo.size())
+    return std::nullopt;
+  const size_t d = static_cast<size_t>(dim);
+  for (size_t i = 0; i < lo.size(); ++i)
+    if (i != d && hi[i] != lo[i] + 1) return std::nullopt;
+  const int64_t n = hi[d] - lo[d];
+  if (n < 1 || n > ringWindow_ || lo[d] < 0 || hi[d] > ctx_.bounds[d]) return std::nullopt;
+  Point q = lo;
+  for (int64_t c = lo[d]; c < hi[d]; ++c) {
+    q[d] = c;
+    const size_t i = slotOf(q);
+    if (!slotHolds(i, q) || undefined_[i]) return std::nullopt;
+  }
+  const size_t first = slotOf(lo);
+  const Tensor& ring = rings_[first / static_cast<size_t>(ringWindow_)];
+  if (ring.rank() == 0) return std::nullopt;  // values without bytes (never copied in)
+  std::vector<int64_t> shape{n};
+  shape.insert(shape.end(), ring.shape().begin() + 1, ring.shape().end());
+  const int64_t laneNumel = ring.numel() / (2 * ringWindow_);
+  return ring.window(static_cast<int64_t>(first % static_cast<size_t>(ringWindow_)) * laneNumel, shape);
 }
 
 const Tensor* TensorStore::blockAsRead(const Point& at, int dim, int64_t first, int64_t lanes, int64_t lo,
@@ -221,6 +264,7 @@ void TensorStore::free() {
   }
   written_.clear();
   std::fill(blocks_.begin(), blocks_.end(), Tensor());
+  std::fill(rings_.begin(), rings_.end(), Tensor());
   bytes_ = 0;
   state_ = State::Freed;
 }
@@ -238,6 +282,11 @@ int64_t TensorStore::bytesToWrite(const Point& p, const Tensor& value) const {
     const Tensor& block = blocks_[blockOf(p)];
     if (block.rank() == 0) return blockLanes_ * static_cast<int64_t>(value.nbytes());
     return ctx_.tracker->holdsLive(block) ? 0 : static_cast<int64_t>(block.bufferBytes());
+  }
+  if (ringWindow_ > 0) {
+    const Tensor& ring = rings_[slotOf(p) / static_cast<size_t>(ringWindow_)];
+    if (ring.rank() == 0) return 2 * ringWindow_ * static_cast<int64_t>(value.nbytes());
+    return ctx_.tracker->holdsLive(ring) ? 0 : static_cast<int64_t>(ring.bufferBytes());
   }
   return ctx_.tracker->holdsLive(value) ? 0 : static_cast<int64_t>(value.bufferBytes());
 }
@@ -284,12 +333,13 @@ size_t circularSlots(const std::vector<int64_t>& bounds, int dim, int64_t window
 
 }  // namespace
 
-CircularStore::CircularStore(StoreContext ctx, int dim, int64_t window, std::vector<int> oneAtATime)
+CircularStore::CircularStore(StoreContext ctx, int dim, int64_t window, std::vector<int> oneAtATime, bool oneBuffer)
     : TensorStore(ctx, circularSlots(ctx.bounds, dim, window, oneAtATime)), dim_(dim), window_(window) {
   if (dim < 0 || dim >= static_cast<int>(ctx.bounds.size()) || window < 1)
     throw ExecError("circular store of " + ctx.label + ": needs a domain dim and a window >= 1 (got dim " +
                         std::to_string(dim) + ", window " + std::to_string(window) + ")",
                     ctx.node);
+  if (oneBuffer) keepInOneBuffer(window);  // slots come in runs of `window` along dim (slotOf)
   strides_.assign(ctx.bounds.size(), 0);
   int64_t stride = window;
   for (size_t i = ctx.bounds.size(); i-- > 0;)
@@ -297,7 +347,8 @@ CircularStore::CircularStore(StoreContext ctx, int dim, int64_t window, std::vec
 }
 
 std::string CircularStore::describe() const {
-  return "circular(" + context().dims[dim_] + ", " + std::to_string(window_) + ")";
+  return "circular(" + context().dims[dim_] + ", " + std::to_string(window_) + ")" +
+         (inOneBuffer() ? " in one buffer" : "");
 }
 
 size_t CircularStore::slotOf(const Point& p) const {
@@ -324,6 +375,11 @@ void TensorStore::keepInBlocks(int dim, int64_t lanes) {
   blocks_.assign(static_cast<size_t>(std::max<int64_t>(blocks, 0)), Tensor());
 }
 
+void TensorStore::keepInOneBuffer(int64_t window) {
+  ringWindow_ = window;
+  rings_.assign(keys_.size() / static_cast<size_t>(window), Tensor());
+}
+
 BlockStore::BlockStore(StoreContext ctx, int dim, int64_t lanes)
     : TensorStore(ctx, slotCountOf(ctx.bounds, -1, 1)), dim_(dim), lanes_(lanes) {
   keepInBlocks(dim, lanes);
@@ -347,7 +403,7 @@ std::unique_ptr<TensorStore> makeStore(const StoreSpec* spec, StoreContext ctx, 
   if (spec->kind == StoreKind::Block) return std::make_unique<BlockStore>(std::move(ctx), spec->dim, spec->blockSize());
   bool hasDim = spec->dim >= 0 && spec->dim < static_cast<int>(ctx.bounds.size());
   int64_t window = hasDim ? spec->windowAt(bounds, ctx.bounds[static_cast<size_t>(spec->dim)]) : 0;
-  return std::make_unique<CircularStore>(std::move(ctx), spec->dim, window, spec->oneAtATime);
+  return std::make_unique<CircularStore>(std::move(ctx), spec->dim, window, spec->oneAtATime, spec->oneBuffer);
 }
 
 }  // namespace tempo

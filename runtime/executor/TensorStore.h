@@ -5,7 +5,10 @@
 // PointStore has a single slot (the latest point written), CircularStore keeps
 // `window` slots per combination of the other coordinates along one dimension
 // (slot = coord mod window), BlockStore holds every point like WholeStore but
-// keeps its values in blocks of BS coordinates along one dimension, one buffer a block.
+// keeps its values in blocks of BS coordinates along one dimension, one buffer a block;
+// a CircularStore in one buffer (StoreSpec::oneBuffer) copies each value into two lanes of
+// one buffer of 2 * window lanes, so that a window of at most `window` consecutive
+// coordinates is read in place (windowRunAsRead).
 // Each slot remembers the exact point it holds (as its row-major index over
 // the domain box: a slot costs no allocation until written), so
 // reading a point that is not held — evicted by a newer write, never written,
@@ -93,6 +96,14 @@ public:
   /// defined; nullopt otherwise (the reader stacks them point by point).
   std::optional<Tensor> arrayRunAsRead(const Point& lo, const Point& hi) const;
 
+  /// For a store in one buffer: the window of it holding the points of the box [lo, hi),
+  /// which spans at most `window` coordinates of `dim` and one of every other dim, stacked
+  /// along a leading axis, when every one is held and defined; nullopt otherwise (the
+  /// reader stacks them). Its lanes are written again `window` coordinates later: only a
+  /// reader whose kernel makes a fresh value may take it (the planner's condition).
+  std::optional<Tensor> windowRunAsRead(const Point& lo, const Point& hi, int dim) const;
+  bool inOneBuffer() const { return ringWindow_ > 0; }
+
   int64_t bytes() const { return bytes_; }
   size_t slotCount() const { return keys_.size(); }
   const StoreContext& context() const { return ctx_; }
@@ -111,6 +122,10 @@ protected:
   /// `dim`: a block is one buffer of `lanes` values, made by the first value
   /// written into it, and each value is copied into its lane (see BlockStore).
   void keepInBlocks(int dim, int64_t lanes);
+  /// Makes the store keep its values in one buffer of 2 * window lanes per run of
+  /// `window` consecutive slots (a circular store's slots along its dim): slot s is
+  /// lanes s mod window and s mod window + window of buffer s / window.
+  void keepInOneBuffer(int64_t window);
 
 private:
   enum class State { Open, Unallocated, Freed, Swapped };
@@ -137,6 +152,11 @@ private:
   Tensor intoBlock(const Point& p, const Tensor& value);
   size_t blockOf(const Point& p) const;  ///< the index in blocks_ of p's block
 
+  /// The value copied into its two lanes of its buffer (made by the first write into it),
+  /// held as the window of the first.
+  Tensor intoRing(const Point& p, size_t slot, const Tensor& value);
+  int64_t ringWindow_ = 0;      ///< keepInOneBuffer: the window, and the buffers (a default Tensor until made)
+  std::vector<Tensor> rings_;
   int blockDim_ = -1;           ///< keepInBlocks: the dim and lanes, and the blocks (a default Tensor until made)
   int64_t blockLanes_ = 0;
   std::vector<Tensor> blocks_;
@@ -168,8 +188,9 @@ protected:
 
 class CircularStore : public TensorStore {
 public:
-  /// `oneAtATime`: dims whose coordinate the slots ignore (a loop around pins them).
-  CircularStore(StoreContext ctx, int dim, int64_t window, std::vector<int> oneAtATime = {});
+  /// `oneAtATime`: dims whose coordinate the slots ignore (a loop around pins them);
+  /// `oneBuffer`: the values in one buffer (keepInOneBuffer).
+  CircularStore(StoreContext ctx, int dim, int64_t window, std::vector<int> oneAtATime = {}, bool oneBuffer = false);
   StoreKind kind() const override { return StoreKind::Circular; }
   std::string describe() const override;
 

@@ -118,6 +118,37 @@ TEST(StoragePlanner, SlidingWindowGetsItsWidth) {
   EXPECT_EQ(planStorage(g, p, {{"T", 10}}).at(v).kind, StoreKind::Whole);
 }
 
+// A window of large values read by a kernel that makes a fresh value keeps them in one
+// buffer (2 * window lanes) and is read in place; read by an identity, which would keep a
+// view of lanes written again later, it is not; nor are small values (SlidingSum's).
+TEST(StoragePlanner, LargeWindowsReadByFreshKernelsKeepOneBuffer) {
+  Graph g;
+  g.dims = {{"t", "T"}};
+  g.boundDefaults = {{"T", 10}};
+  NodeId h = addNode(g, OpKind::HashInit, {"t"}, f32({16384}), hashAttrs(5, 1.0), "h");
+  NodeId v = addNode(g, OpKind::Neg, {"t"}, f32({16384}), {}, "v");
+  NodeId m = addNode(g, OpKind::ReduceSum, {"t"}, f32({16384}), reduceAttrs({0}), "m");
+  addEdge(g, v, 0, h, {at(t)});
+  addEdge(g, m, 0, v, {range(IndexExpr::max(0, t - 2), t + 1)});
+  g.outputs = {{"m", m, {}}};
+  LoopProgram p{{loop("t", 0, T, {exec(h, {t}), exec(v, {t}), exec(m, {t})})}};
+  StoragePlan plan = planStorage(g, p, {{"T", 10}});
+  ASSERT_EQ(plan.at(v).kind, StoreKind::Circular);
+  EXPECT_TRUE(plan.at(v).oneBuffer);
+  EXPECT_EQ(storeSpecName(plan.at(v), g.node(v).domain), "circular(t, 3) in one buffer");
+  EXPECT_EQ(plan.at(v).predictedBytes, 2 * 3 * 65536);
+  Executor planned(g, p, {{{"T", 10}}, plan});
+  planned.run();
+  EXPECT_EQ(planned.memory().nodePeakBytes(v), 2 * 3 * 65536);
+  Executor whole(g, p, {{{"T", 10}}, std::nullopt});
+  whole.run();
+  EXPECT_EQ(values(planned.outputs()[0].second), values(whole.outputs()[0].second));
+  g.node(m).op = OpKind::Identity;
+  EXPECT_FALSE(planStorage(g, p, {{"T", 10}}).at(v).oneBuffer);
+  SlidingSum small;
+  EXPECT_FALSE(planStorage(small.g, small.p, {{"T", 10}}).at(small.v).oneBuffer);
+}
+
 // A window of W steps with W a bound (decode_window_peer's `k[b, l, max(0, t-W+1):t+1]`)
 // keeps W coordinates, evaluated when the store is made: the size is printed in W.
 TEST(StoragePlanner, AWindowWhoseWidthIsABoundKeepsThatManyCoordinates) {

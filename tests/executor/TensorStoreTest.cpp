@@ -81,6 +81,40 @@ TEST(TensorStore, CircularEvictsOutsideTheWindow) {
   EXPECT_THROW(CircularStore(context(&m), 2, 2), ExecError);
 }
 
+TEST(TensorStore, CircularInOneBufferReadsWindowsInPlace) {
+  MemoryTracker m;
+  CircularStore s(context(&m, {2, 7}), 1, 3, {}, true);  // along t, window 3: 6 lanes per b
+  EXPECT_EQ(s.describe(), "circular(t, 3) in one buffer");
+  EXPECT_TRUE(s.inOneBuffer());
+  EXPECT_EQ(s.bytesToWrite({0, 0}, value(0)), 6 * 16);  // the buffer of b = 0, made by this write
+  for (int64_t t = 0; t < 5; ++t)
+    for (int64_t b = 0; b < 2; ++b) s.write({b, t}, value(10 * b + t));
+  EXPECT_EQ(m.liveBytes(), 2 * 6 * 16);  // one buffer of 2 * 3 lanes per b, counted once
+  EXPECT_EQ(s.bytesToWrite({1, 5}, value(0)), 0);
+  EXPECT_EQ(s.read({1, 4}).at(0), 14);
+  EXPECT_NE(errorOf(s, {1, 1}).find("evicted"), std::string::npos);
+  // t = 2..4 of b = 1 lie in lanes 2, 0, 1: read from lanes 2..4, the second copies of 0 and 1.
+  for (auto [lo, hi] : {std::pair<int64_t, int64_t>{2, 5}, {3, 5}, {4, 5}, {2, 3}}) {
+    std::optional<Tensor> run = s.windowRunAsRead({1, lo}, {2, hi}, 1);
+    ASSERT_TRUE(run) << lo << ".." << hi;
+    EXPECT_EQ(run->shape(), (std::vector<int64_t>{hi - lo, 4}));
+    for (int64_t t = lo; t < hi; ++t) EXPECT_EQ(run->at((t - lo) * 4 + 3), 10 + t) << "t = " << t;
+    EXPECT_TRUE(run->sharesBufferWith(s.read({1, 4})));
+  }
+  EXPECT_FALSE(s.windowRunAsRead({1, 1}, {2, 4}, 1));  // t = 1 is evicted
+  EXPECT_FALSE(s.windowRunAsRead({0, 2}, {2, 5}, 1));  // two coordinates of b
+  EXPECT_FALSE(s.windowRunAsRead({1, 3}, {2, 6}, 1));  // t = 5 not written
+  s.writeUndefined({0, 5});
+  EXPECT_FALSE(s.windowRunAsRead({0, 4}, {1, 6}, 1));  // t = 5 undefined
+  EXPECT_THROW(s.write({0, 6}, value(1, 8)), ExecError);  // another shape does not fit the buffer
+  s.free();
+  EXPECT_EQ(m.liveBytes(), 0);
+  EXPECT_FALSE(s.windowRunAsRead({1, 4}, {2, 5}, 1));
+  CircularStore plain(context(&m), 1, 3);
+  plain.write({0, 0}, value(1));
+  EXPECT_FALSE(plain.windowRunAsRead({0, 0}, {1, 1}, 1));  // values apart: the reader stacks them
+}
+
 TEST(TensorStore, FreeAndSwap) {
   MemoryTracker m;
   WholeStore s(context(&m));
