@@ -12,11 +12,9 @@
 namespace tempo {
 
 namespace {
+
 /// The smallest window (at the default bounds) a circular store keeps in one buffer.
 constexpr int64_t kOneBufferWindowBytes = int64_t(64) << 10;
-}  // namespace
-
-namespace {
 
 /// An If branch enclosing a statement: the If and whether it is the then-branch.
 struct Guard {

@@ -21,7 +21,10 @@
 //    one runs over another dim of the node, for it and its readers alike,
 //    read there at the identity (else the loop along d runs again and
 //    overwrites the window), so those dims keep one coordinate at a time;
-//    of the dims that qualify, the innermost loop's wins;
+//    of the dims that qualify, the innermost loop's wins; `in one buffer`
+//    (2K lanes, each value written twice, any window of at most K read in
+//    place) when every read is a window along d by a kernel that makes a fresh
+//    value and a window holds 64 KiB or more at the default bounds;
 //  - whole otherwise (outputs, growing windows, anything not recognised).
 // A wrong plan cannot give wrong numbers: the stores check every read and
 // raise an ExecError. Each spec carries its predicted bytes at the given
