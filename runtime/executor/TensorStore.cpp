@@ -115,40 +115,37 @@ size_t TensorStore::blockOf(const Point& p) const {
   return static_cast<size_t>(flat);
 }
 
-Tensor TensorStore::intoBlock(const Point& p, const Tensor& value) {
-  const size_t d = static_cast<size_t>(blockDim_);
-  Tensor& block = blocks_[blockOf(p)];
-  std::vector<int64_t> shape{blockLanes_};
+Tensor& TensorStore::laneBuffer(const Point& p, Tensor& buffer, int64_t lanes, const Tensor& value, bool zeroed,
+                                 const char* what) {
+  std::vector<int64_t> shape{lanes};
   shape.insert(shape.end(), value.shape().begin(), value.shape().end());
-  if (block.rank() == 0) {  // not made yet (a block has a lane axis)
-    block = Tensor(value.dtype(), shape);
-  } else if (block.shape() != shape || block.dtype() != value.dtype()) {
-    fail(p, "a value of " + std::string(dtypeName(value.dtype())) + shapeString(value.shape()) +
-                " does not fit the store's blocks of " + std::string(dtypeName(block.dtype())) + shapeString(block.shape()));
+  if (buffer.rank() == 0) {  // not made yet (a buffer of lanes has a lane axis)
+    buffer = zeroed ? Tensor(value.dtype(), shape) : Tensor::uninitialized(value.dtype(), shape);
+  } else if (buffer.shape() != shape || buffer.dtype() != value.dtype()) {
+    fail(p, "a value of " + std::string(dtypeName(value.dtype())) + shapeString(value.shape()) + " does not fit the store's " +
+                what + " of " + std::string(dtypeName(buffer.dtype())) + shapeString(buffer.shape()));
   }
-  const int64_t lane = p[d] % blockLanes_;
-  Tensor slot = block.window(lane * value.numel(), value.shape());
+  return buffer;
+}
+
+Tensor TensorStore::copyIntoLane(const Tensor& buffer, int64_t lane, const Tensor& value) {
+  Tensor slot = buffer.window(lane * value.numel(), value.shape());
   std::memcpy(slot.raw(), value.isContiguous() ? value.raw() : value.contiguous().raw(), value.nbytes());
   return slot;
 }
 
+Tensor TensorStore::intoBlock(const Point& p, const Tensor& value) {
+  // zeroed: a block read takes the whole block, with zeros in the lanes never written
+  const Tensor& block = laneBuffer(p, blocks_[blockOf(p)], blockLanes_, value, true, "blocks");
+  return copyIntoLane(block, p[static_cast<size_t>(blockDim_)] % blockLanes_, value);
+}
+
 Tensor TensorStore::intoRing(const Point& p, size_t slot, const Tensor& value) {
-  Tensor& ring = rings_[slot / static_cast<size_t>(ringWindow_)];
-  std::vector<int64_t> shape{2 * ringWindow_};
-  shape.insert(shape.end(), value.shape().begin(), value.shape().end());
-  if (ring.rank() == 0) {  // not made yet; a lane is read only once written
-    ring = Tensor::uninitialized(value.dtype(), shape);
-  } else if (ring.shape() != shape || ring.dtype() != value.dtype()) {
-    fail(p, "a value of " + std::string(dtypeName(value.dtype())) + shapeString(value.shape()) +
-                " does not fit the store's buffer of " + std::string(dtypeName(ring.dtype())) + shapeString(ring.shape()));
-  }
+  // uninitialized: a lane is read only once written
+  const Tensor& ring = laneBuffer(p, rings_[slot / static_cast<size_t>(ringWindow_)], 2 * ringWindow_, value, false, "buffer");
   const int64_t lane = static_cast<int64_t>(slot) % ringWindow_;
-  const void* bytes = value.isContiguous() ? value.raw() : value.contiguous().raw();
-  Tensor mirror = ring.window((lane + ringWindow_) * value.numel(), value.shape());
-  std::memcpy(mirror.raw(), bytes, value.nbytes());
-  Tensor held = ring.window(lane * value.numel(), value.shape());
-  std::memcpy(held.raw(), bytes, value.nbytes());
-  return held;
+  copyIntoLane(ring, lane + ringWindow_, value);
+  return copyIntoLane(ring, lane, value);
 }
 
 std::optional<Tensor> TensorStore::windowRunAsRead(const Point& lo, const Point& hi, int dim) const {
@@ -159,12 +156,7 @@ std::optional<Tensor> TensorStore::windowRunAsRead(const Point& lo, const Point&
     if (i != d && hi[i] != lo[i] + 1) return std::nullopt;
   const int64_t n = hi[d] - lo[d];
   if (n < 1 || n > ringWindow_ || lo[d] < 0 || hi[d] > ctx_.bounds[d]) return std::nullopt;
-  Point q = lo;
-  for (int64_t c = lo[d]; c < hi[d]; ++c) {
-    q[d] = c;
-    const size_t i = slotOf(q);
-    if (!slotHolds(i, q) || undefined_[i]) return std::nullopt;
-  }
+  if (!holdsDefinedBox(lo, hi)) return std::nullopt;
   const size_t first = slotOf(lo);
   const Tensor& ring = rings_[first / static_cast<size_t>(ringWindow_)];
   if (ring.rank() == 0) return std::nullopt;  // values without bytes (never copied in)
@@ -192,6 +184,15 @@ const Tensor* TensorStore::blockAsRead(const Point& at, int dim, int64_t first, 
   return &block;
 }
 
+bool TensorStore::holdsDefinedBox(const Point& lo, const Point& hi) const {
+  Point p = lo;
+  do {
+    const size_t i = slotOf(p);
+    if (!slotHolds(i, p) || undefined_[i]) return false;
+  } while (nextPointInBox(p, lo, hi));
+  return true;
+}
+
 std::optional<Tensor> TensorStore::arrayRunAsRead(const Point& lo, const Point& hi) const {
   if (!sourceArrays_ || state_ != State::Open || lo.size() != ctx_.bounds.size() || hi.size() != lo.size())
     return std::nullopt;
@@ -205,11 +206,7 @@ std::optional<Tensor> TensorStore::arrayRunAsRead(const Point& lo, const Point& 
     spanning = spanning || hi[i] - lo[i] > 1;
     points *= hi[i] - lo[i];
   }
-  Point p = lo;
-  do {
-    const size_t i = slotOf(p);
-    if (!slotHolds(i, p) || undefined_[i]) return std::nullopt;
-  } while (nextPointInBox(p, lo, hi));
+  if (!holdsDefinedBox(lo, hi)) return std::nullopt;
   std::vector<int64_t> shape{points};
   shape.insert(shape.end(), array->shape().begin() + static_cast<std::ptrdiff_t>(lo.size()), array->shape().end());
   const int64_t perPoint = array->numel() / std::max<int64_t>(shapeNumel(ctx_.bounds), 1);

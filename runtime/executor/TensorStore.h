@@ -155,6 +155,13 @@ private:
   /// The value copied into its two lanes of its buffer (made by the first write into it),
   /// held as the window of the first.
   Tensor intoRing(const Point& p, size_t slot, const Tensor& value);
+  /// `buffer` of `lanes` lanes of `value`'s shape and dtype: made (zeroed or not) when it is
+  /// not yet, else checked to fit `value` (an ExecError naming the store's `what` if not).
+  Tensor& laneBuffer(const Point& p, Tensor& buffer, int64_t lanes, const Tensor& value, bool zeroed, const char* what);
+  /// `value` copied into lane `lane` of `buffer`; the lane's window.
+  static Tensor copyIntoLane(const Tensor& buffer, int64_t lane, const Tensor& value);
+  /// Whether every point of the box [lo, hi) (none empty) is held and defined.
+  bool holdsDefinedBox(const Point& lo, const Point& hi) const;
   int64_t ringWindow_ = 0;      ///< keepInOneBuffer: the window, and the buffers (a default Tensor until made)
   std::vector<Tensor> rings_;
   int blockDim_ = -1;           ///< keepInBlocks: the dim and lanes, and the blocks (a default Tensor until made)
