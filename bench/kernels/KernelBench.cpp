@@ -101,7 +101,12 @@ BENCHMARK(Matmul<ref::evalOp>)->Name("Matmul_32x256x256/ref");
 BENCHMARK(Matmul<cpu::evalOp>)->Name("Matmul_32x256x256/cpu");
 BENCHMARK(MatmulShape)
     ->ArgNames({"m", "n", "k"})
+    ->Args({16, 64, 64})
+    ->Args({16, 128, 128})
+    ->Args({8, 256, 256})
+    ->Args({16, 256, 256})
     ->Args({32, 256, 256})
+    ->Args({8, 512, 512})
     ->Args({8, 2048, 512})
     ->Args({8, 512, 2048})
     ->Args({256, 512, 512})

@@ -19,14 +19,22 @@
 namespace tempo::cpu {
 namespace {
 
-/// Threads for an m x n x k product: one below 2^24 multiply-adds, all cores above.
-/// Below it a fork/join costs more than it saves on a busy 2-core machine (threads there
-/// more than doubled the wall time of 32x256x256); the count is fixed per shape, never
-/// adjusted to the load, so a product's rounding does not change from run to run (a GEMM
-/// library may split the k sum between threads).
+/// Multiply-adds from which an f32 product with M, N > 1 runs on every core, and below which
+/// libxsmm's single-threaded JIT'd kernels take it (docs/performance.md, "Step GEMMs on both
+/// cores"): on a quiet 2-core machine oneDNN on two threads does 8x256x256 in 7.3 us against
+/// libxsmm's 10.3 and 32x256x256 in 21 us against one thread's 40; at 16x128x128 they tie and
+/// below libxsmm wins.
+constexpr double kParallelGemm = double(1 << 19);
+
+/// Threads for an m x n x k product: every core from kParallelGemm multiply-adds for a GEMM,
+/// from 2^24 for a GEMV (m or n = 1: it streams its matrix from memory, and a second thread
+/// gained 3-4% of decode's wall for 55-85% more CPU, docs/performance.md), one below. The
+/// count is fixed per shape, never adjusted to the load, so a product's rounding does not
+/// change from run to run (a GEMM library may split the k sum between threads).
 int gemmThreads(int64_t m, int64_t n, int64_t k) {
   static const int all = openblas_get_num_procs();
-  return double(m) * double(n) * double(k) < double(1 << 24) ? 1 : all;
+  const double threshold = m > 1 && n > 1 ? kParallelGemm : double(1 << 24);
+  return double(m) * double(n) * double(k) < threshold ? 1 : all;
 }
 
 void chooseOpenblasThreads(int64_t m, int64_t n, int64_t k) {
@@ -36,8 +44,8 @@ void chooseOpenblasThreads(int64_t m, int64_t n, int64_t k) {
 }
 
 /// Which library takes an f32 product, by measurement at this project's shapes
-/// (docs/performance.md, "f32 GEMMs through oneDNN"): libxsmm's JIT'd kernels up to
-/// kTinyGemm multiply-adds, oneDNN's sgemm above (2-6x OpenBLAS here: Debian's OpenBLAS picks
+/// (docs/performance.md, "f32 GEMMs through oneDNN"): libxsmm's JIT'd kernels below
+/// kParallelGemm multiply-adds, oneDNN's sgemm from there (2-6x OpenBLAS here: Debian's OpenBLAS picks
 /// its kernels by CPU model and falls back to SSE3 on a model it does not know, oneDNN by
 /// the ISA the CPU reports). TEMPO_GEMM=openblas or =dnnl sends every GEMM (GEMVs: OpenBLAS) to that one
 /// library, =libxsmm keeps the earlier choice (libxsmm up to 2^24 multiply-adds, OpenBLAS
@@ -54,8 +62,6 @@ SgemmLibrary sgemmChoice() {
   }();
   return choice;
 }
-
-constexpr double kTinyGemm = double(1 << 20);
 
 /// A matrix operand in memory: element (i, j) at p[i * rs + j * cs], one of the two strides 1
 /// and the other at least the extent of the unit-stride axis (a row-major matrix with leading
@@ -108,7 +114,7 @@ bool fastSgemm(Mat<float> a, Mat<float> b, float* c, int64_t m, int64_t n, int64
       if (!natural) return dnnlSgemm(a, b, c, m, n, k);
       return double(m) * double(n) * double(k) <= double(1 << 24) && xsmmSgemm(a, b, c, m, n, k);
     case SgemmLibrary::Auto:
-      if (natural && double(m) * double(n) * double(k) <= kTinyGemm && xsmmSgemm(a, b, c, m, n, k)) return true;
+      if (natural && double(m) * double(n) * double(k) < kParallelGemm && xsmmSgemm(a, b, c, m, n, k)) return true;
       return dnnlSgemm(a, b, c, m, n, k);
   }
   return false;

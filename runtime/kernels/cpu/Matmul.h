@@ -14,9 +14,10 @@
 // (decode's K and V blocks, read per head out of [BS, B, NH, D]); any other
 // layout is copied to a contiguous array first.
 // Numerics: by default (MatmulAccumulation::F32) f32 operands go to
-// float GEMMs of up to 2^20 multiply-adds with M, N > 1 go to libxsmm's JIT'd
-// kernels, the rest to oneDNN's sgemm (on one thread below 2^24 multiply-adds,
-// every core above, fixed per shape so results do not vary run to run); all
+// float GEMMs below 2^19 multiply-adds with M, N > 1 go to libxsmm's JIT'd
+// kernels (one thread), the rest to oneDNN's sgemm on every core (a GEMV on one
+// thread below 2^24 multiply-adds; the count fixed per shape so results do not
+// vary run to run); all
 // accumulate in float, as PyTorch does: for a K-long dot
 // product the error is at most ~K 2^-24 sum_k |a_ik b_kj| (typically
 // sqrt(K) times that unit), against the reference interpreter, which sums in
