@@ -50,6 +50,7 @@ struct EngineTimings {
   std::vector<double> execSeconds;  ///< compiled only: the executor's run() time per repetition
   int64_t peakBytes = 0;         ///< compiled only: MemoryTracker peak (last repetition)
   int64_t predictedBytes = 0;    ///< compiled only: the storage plan's prediction
+  double predictSeconds = 0;     ///< compiled only: the prediction's walk, made once, untimed in the runs
   int64_t work = 0;              ///< statements executed (compiled) or points evaluated (reference)
   int64_t nativeCalls = 0;       ///< compiled: statements a generated kernel computed
   std::vector<std::pair<std::string, Tensor>> outputs;  ///< of the last repetition

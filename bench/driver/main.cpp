@@ -90,6 +90,7 @@ nlohmann::json record(const BenchOptions& o, const Inputs& in, const EngineTimin
     j["exec_s"] = toJson(summarise(t.execSeconds));
     j["peak_bytes"] = t.peakBytes;
     j["predicted_bytes"] = t.predictedBytes;
+    j["predict_s"] = t.predictSeconds;
     j["statements"] = t.work;
     j["native_calls"] = t.nativeCalls;
   } else {

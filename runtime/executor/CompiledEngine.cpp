@@ -50,11 +50,30 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, Pa
   return p;
 }
 
-CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& given,
-                              const CompiledRunOptions& options) {
+namespace {
+
+/// The bound values a run of `program` sees: the given ones, the program's defaults for the
+/// others, and the bounds the passes derive (static tiling).
+SymbolEnv runBounds(const CompiledProgram& program, const SymbolEnv& given) {
   SymbolEnv defaulted = given;
   for (const auto& [name, value] : program.graph.boundDefaults) defaulted.emplace(name, value);
-  const SymbolEnv values = program.graph.withDerivedBounds(defaulted);  // the passes may derive bounds (static tiling)
+  return program.graph.withDerivedBounds(defaulted);
+}
+
+MemoryPrediction predictRun(const CompiledProgram& program, const LoopProgram& loops, const SymbolEnv& values,
+                            const std::vector<WindowRead>& windows, MemoryTimeline* timeline) {
+  return predictMemory(loops, values, sharedBuffers(program.graph, values, windows, &program.stores), timeline);
+}
+
+}  // namespace
+
+int64_t predictRunPeak(const CompiledProgram& program, const SymbolEnv& bounds) {
+  return predictRun(program, program.loops, runBounds(program, bounds), program.windowReads, nullptr).peakBytes;
+}
+
+CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& given,
+                              const CompiledRunOptions& options) {
+  const SymbolEnv values = runBounds(program, given);
   CompiledRunResult r;
   StoragePlan plan;
   LoopProgram changed;  // the schedule when this run changes it (swaps, no memory statements)
@@ -70,10 +89,7 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
       loops = &r.swapPlan->program;
     }
     if (!options.memoryBudget) windows = program.windowReads;  // a budget's pager moves whole stores: slices copy
-    r.predictedBytes =
-        predictMemory(*loops, values, sharedBuffers(program.graph, values, windows, &program.stores),
-                      &r.predictedTimeline)
-            .peakBytes;
+    if (options.predictMemory) r.predictedBytes = predictRun(program, *loops, values, windows, &r.predictedTimeline).peakBytes;
   } else {
     plan = wholeStoragePlan(program.graph, values);
     changed = withoutMemoryStatements(program.loops);

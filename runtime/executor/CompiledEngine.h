@@ -61,6 +61,10 @@ struct CompiledRunOptions {
   TraceCollector* trace = nullptr;
   /// Arrays of whole-array sources (load, hash, random) built by the caller, by node: used, not rebuilt.
   const std::map<NodeId, Tensor>* sourceArrays = nullptr;
+  /// False: no memory prediction (a walk of every statement instance at these bounds, as long as a
+  /// fifth of a small program's run); predictedBytes stays 0 and predictedTimeline empty. A caller
+  /// that runs one program many times at the same bounds (the bench) predicts once, predictRunPeak.
+  bool predictMemory = true;
 };
 
 struct CompiledRunResult {
@@ -87,5 +91,9 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& b
                               const CompiledRunOptions& options);
 /// With `planStorage` false every node keeps all its points (the baseline).
 CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& bounds, bool planStorage = true);
+
+/// The peak live bytes runCompiled predicts for `program` at `bounds` with its planned stores
+/// and no memory budget (its predictedBytes), without running it.
+int64_t predictRunPeak(const CompiledProgram& program, const SymbolEnv& bounds);
 
 }  // namespace tempo

@@ -373,6 +373,20 @@ TEST(Memory, FreeLowersThePeakAgainstNeverFreeing) {
   EXPECT_EQ(runCompiled(p, bounds).predictedBytes, predictMemory(p.loops, bounds, shared).peakBytes);
 }
 
+TEST(Memory, APredictionWithoutARunEqualsTheRunsAndARunMayGoWithoutOne) {
+  CompiledProgram p = compileWithoutFiles(testing::sourceDir() / "resources" / "examples" / "gpt_decode_window.tpo");
+  const SymbolEnv bounds{{"T", 24}};  // the other bounds at their defaults, as a run takes them
+  const CompiledRunResult predicted = runCompiled(p, bounds);
+  EXPECT_GT(predicted.predictedBytes, 0);
+  EXPECT_EQ(predictRunPeak(p, bounds), predicted.predictedBytes);
+  CompiledRunOptions options;
+  options.predictMemory = false;
+  const CompiledRunResult unpredicted = runCompiled(p, bounds, options);
+  EXPECT_EQ(unpredicted.predictedBytes, 0);
+  EXPECT_TRUE(unpredicted.predictedTimeline.events().empty());
+  EXPECT_EQ(unpredicted.stats.peakBytes, predicted.stats.peakBytes);  // the run itself is the same
+}
+
 TEST(Memory, OutputsAreNeverFreedAndWholeStoresLiveAtTheTop) {
   CompiledProgram p = compileWithoutFiles(testing::sourceDir() / "resources" / "examples" / "rnn.tpo");
   std::string text = printLoopProgram(p.graph, p.loops);
