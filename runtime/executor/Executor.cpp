@@ -222,9 +222,18 @@ void Executor::execute(const std::vector<Stmt>& body) {
       case Stmt::Kind::Exec: {
         point_.resize(s.point.size());
         for (size_t i = 0; i < s.point.size(); ++i) point_[i] = s.point[i].eval(slots);
-        if (pager_) pager_->beforeExec(s.node);
+        NodeProgram& program = *programs_[s.node];
         const int64_t start = trace_ ? trace_->now() : 0, generatedBefore = nativeCalls_;
-        std::optional<Tensor> value = programs_[s.node]->compute(point_, stores_, *sources_);
+        if (program.isArraySource() && !pager_) {  // nothing to compute: the point is a window of the array
+          const int64_t bytes = program.prepareArrayPoint(point_, *sources_);
+          storeOf(s.node, "exec").writeArrayPoint(point_);
+          heapTrim_.live(memory_->liveBytes());
+          if (trace_) trace_->record(s.statement, s.node, start, trace_->now(), point_, false, bytes);
+          countExec();
+          break;
+        }
+        if (pager_) pager_->beforeExec(s.node);
+        std::optional<Tensor> value = program.compute(point_, stores_, *sources_);
         const int64_t bytes = trace_ && value ? static_cast<int64_t>(value->nbytes()) : 0;
         if (pager_ && value) pager_->beforeWrite(s.node, point_, *value);
         if (value) {
@@ -235,10 +244,7 @@ void Executor::execute(const std::vector<Stmt>& body) {
           ++stats_.undefinedExecs;
         }
         if (trace_) trace_->record(s.statement, s.node, start, trace_->now(), point_, nativeCalls_ > generatedBefore, bytes);
-        if ((++stats_.execs & 255) == 0) {
-          if (progress_) progress_->store(static_cast<size_t>(stats_.execs));
-          if (cancel_ && cancel_->load()) throw ExecCancelled();
-        }
+        countExec();
         break;
       }
       case Stmt::Kind::Alloc:
@@ -263,6 +269,13 @@ void Executor::execute(const std::vector<Stmt>& body) {
         recordMemoryStatement(MemoryEvent::Kind::SwapIn, s.node);
         break;
     }
+  }
+}
+
+void Executor::countExec() {
+  if ((++stats_.execs & 255) == 0) {
+    if (progress_) progress_->store(static_cast<size_t>(stats_.execs));
+    if (cancel_ && cancel_->load()) throw ExecCancelled();
   }
 }
 

@@ -119,6 +119,8 @@ private:
   void execute(const std::vector<Stmt>& body);
   void resetStores();
   void recordMemoryStatement(MemoryEvent::Kind kind, int node);
+  /// One more exec statement run: the progress counter and the cancel check every 256.
+  void countExec();
   TensorStore& storeOf(int node, const char* what);
 
   const Graph& graph_;

@@ -50,6 +50,7 @@ NodeProgram::NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds,
     if (!n.attrs.index) throw ExecError(where + ": eval_index without an index expression", n.id);
     evalIndex_ = CompiledIndex(*n.attrs.index, layout, where + " eval_index");
   }
+  arraySource_ = isWholeArraySource(n.op);
   if (opClass(n.op) == OpClass::Source) return;
   takesBlocksAsStored_ = makesFreshValue(n);
   for (const Edge* e : g.inputs(n.id)) {
@@ -99,15 +100,30 @@ void NodeProgram::fail(const std::vector<int64_t>& point, const std::string& mes
   throw ExecError(describe(point) + ": " + message, node_->id, point);
 }
 
-std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, const StoreTable& stores,
-                                           SourceArrays& sources) {
-  const Node& n = *node_;
+void NodeProgram::bindPoint(const std::vector<int64_t>& point) {
   if (point.size() != domainBounds_.size()) fail(point, "a point of the wrong rank");
   for (size_t i = 0; i < point.size(); ++i) {
     if (point[i] < 0 || point[i] >= domainBounds_[i])
-      fail(point, "point outside the domain: " + n.domain[i] + " not in [0, " + std::to_string(domainBounds_[i]) + ")");
+      fail(point, "point outside the domain: " + node_->domain[i] + " not in [0, " +
+                      std::to_string(domainBounds_[i]) + ")");
     slots_[firstDimSlot_ + i] = point[i];
   }
+}
+
+int64_t NodeProgram::prepareArrayPoint(const std::vector<int64_t>& point, SourceArrays& sources) {
+  if (!arraySource_) fail(point, "not a whole-array source");
+  bindPoint(point);
+  const Tensor* whole = sources.find(node_->id);
+  if (!whole) whole = &sources.get(*node_, domainBounds_, bounds_, describe(point));
+  int64_t points = 1;  // > 0: the point is in the domain
+  for (int64_t b : domainBounds_) points *= b;
+  return static_cast<int64_t>(whole->nbytes()) / points;
+}
+
+std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, const StoreTable& stores,
+                                           SourceArrays& sources) {
+  const Node& n = *node_;
+  bindPoint(point);
   std::vector<int64_t> shape;
   shape.reserve(shape_.size());
   for (const CompiledIndex& s : shape_) {
@@ -271,7 +287,7 @@ Tensor NodeProgram::source(const std::vector<int64_t>& point, const std::vector<
     case OpKind::EvalIndex:
       return Tensor::scalar(n.type.dtype, static_cast<double>(evalIndex_.eval(slots_.data())));
     default:
-      if (!isWholeArraySource(n.op)) fail(point, "not a source op");
+      if (!arraySource_) fail(point, "not a source op");
       const Tensor* whole = sources.find(n.id);
       if (!whole) whole = &sources.get(n, domainBounds_, bounds_, describe(point));
       return point.empty() ? *whole : whole->viewAt(point);

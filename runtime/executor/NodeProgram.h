@@ -55,6 +55,12 @@ public:
   /// domain or meets an undefined producer point (a branch node run outside
   /// its branch); a merge that needs such a value is an ExecError.
   std::optional<Tensor> compute(const std::vector<int64_t>& point, const StoreTable& stores, SourceArrays& sources);
+  /// A whole-array source (load, hash, random): its value at a point is the window of its array
+  /// there, which its store reads itself (TensorStore::readViewsOf), so an exec only needs the
+  /// array to exist: `prepareArrayPoint` checks `point` and builds the array at the first one
+  /// (or finds the caller's), as compute would, without making the window; returns its bytes.
+  bool isArraySource() const { return arraySource_; }
+  int64_t prepareArrayPoint(const std::vector<int64_t>& point, SourceArrays& sources);
   /// `node %4 'h' (merge) at f.tpo:3:1, point (b=0, t=2)`.
   std::string describe(const std::vector<int64_t>& point) const;
   [[noreturn]] void fail(const std::vector<int64_t>& point, const std::string& message) const;
@@ -83,6 +89,8 @@ private:
   /// stacks a window of K and of V per layer and token that grows to 4 MiB: a fresh buffer
   /// that large is a fresh mapping each time, ~1,000 page faults.
   const Tensor* stackScratch(Input& in, const std::vector<Tensor>& parts);
+  /// Checks `point` against the domain and binds its coordinates to the node's slots.
+  void bindPoint(const std::vector<int64_t>& point);
   Tensor source(const std::vector<int64_t>& point, const std::vector<int64_t>& shape, SourceArrays& sources);
   OpAttrs attrsHere() const;
 
@@ -91,6 +99,7 @@ private:
   SymbolEnv bounds_;
   cpu::KernelOptions kernels_;
   std::vector<int64_t> domainBounds_;
+  bool arraySource_ = false;
   int firstDimSlot_ = 0;
   std::vector<int64_t> slots_;  ///< bound values, then the point's coordinates
   std::vector<CompiledIndex> shape_;

@@ -82,18 +82,26 @@ std::string TensorStore::evictedReason(const Point& other) const {
   return "its slot holds " + pointString(other);
 }
 
-void TensorStore::write(const Point& p, Tensor value) {
+size_t TensorStore::slotToWrite(const Point& p) const {
   if (state_ != State::Open)
     fail(p, state_ == State::Freed         ? "write after free"
             : state_ == State::Unallocated ? "write before the store was allocated"
                                            : "write while swapped out");
   checkInDomain(p);
-  const size_t index = slotOf(p);
-  if (blockLanes_ > 0 && value.nbytes() > 0) value = intoBlock(p, value);
-  if (ringWindow_ > 0 && value.nbytes() > 0) value = intoRing(p, index, value);
+  return slotOf(p);
+}
+
+void TensorStore::markWritten(const Point& p, size_t index) {
   if (keys_[index] < 0) written_.push_back(index);
   keys_[index] = rowMajor(p, -1);
   undefined_[index] = 0;
+}
+
+void TensorStore::write(const Point& p, Tensor value) {
+  const size_t index = slotToWrite(p);
+  if (blockLanes_ > 0 && value.nbytes() > 0) value = intoBlock(p, value);
+  if (ringWindow_ > 0 && value.nbytes() > 0) value = intoRing(p, index, value);
+  markWritten(p, index);
   if (sourceArrays_) return;  // a window of the node's array, which SourceArrays counts
   if (values_.empty()) values_.resize(keys_.size());
   std::optional<Tensor>& held = values_[index];
@@ -104,6 +112,11 @@ void TensorStore::write(const Point& p, Tensor value) {
   held = std::move(value);
   bytes_ += static_cast<int64_t>(held->nbytes());
   if (ctx_.tracker) ctx_.tracker->hold(ctx_.node, *held);
+}
+
+void TensorStore::writeArrayPoint(const Point& p) {
+  if (!sourceArrays_) fail(p, "a point written without its value to a store that does not read a source's array");
+  markWritten(p, slotToWrite(p));
 }
 
 size_t TensorStore::blockOf(const Point& p) const {

@@ -56,6 +56,9 @@ public:
   virtual std::string describe() const = 0;
 
   void write(const Point& p, Tensor value);
+  /// For a whole-array source's store (readViewsOf): records `p` as written, its value being the
+  /// window of the array there (what write records of a value it is given; no view is made).
+  void writeArrayPoint(const Point& p);
   /// Marks `p` as having no value (its node reads outside a producer's domain
   /// there: a branch the schedule runs where its merge never takes it).
   void writeUndefined(const Point& p);
@@ -133,6 +136,10 @@ private:
   /// Tells the tracker every held value (live or in the swap area) is gone.
   void dropAll();
   [[noreturn]] void fail(const Point& p, const std::string& why) const;
+  /// The slot `p` is written to, once the store is open and `p` in its domain (else an ExecError).
+  size_t slotToWrite(const Point& p) const;
+  /// Slot `index` holds `p`, defined (its value is set by the caller).
+  void markWritten(const Point& p, size_t index);
   /// Whether slot `i` holds point `p` (written, not evicted).
   bool slotHolds(size_t i, const Point& p) const { return keys_[i] == rowMajor(p, -1); }
 

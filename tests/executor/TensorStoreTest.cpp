@@ -161,7 +161,8 @@ TEST(TensorStore, ASourceStoreHoldsItsPointsAsWindowsOfTheArrayAndNoValueOfItsOw
   s.readViewsOf(&sources);
   for (int64_t b = 0; b < 2; ++b)
     for (int64_t t = 0; t < 5; ++t)
-      if (b == 1 || t < 2) s.write({b, t}, whole.viewAt({b, t}));
+      if (b == 1) s.writeArrayPoint({b, t});  // what the executor does: no window made
+      else if (t < 2) s.write({b, t}, whole.viewAt({b, t}));
   EXPECT_EQ(m.liveBytes(), 2 * 5 * 16);  // the array, once
   EXPECT_EQ(s.read({1, 3}).at(0), 32);
   EXPECT_TRUE(s.read({1, 3}).sharesBufferWith(array));
@@ -176,6 +177,19 @@ TEST(TensorStore, ASourceStoreHoldsItsPointsAsWindowsOfTheArrayAndNoValueOfItsOw
   s.free();
   sources.release(3);
   EXPECT_EQ(m.liveBytes(), 0);
+  EXPECT_THROW(s.writeArrayPoint({0, 0}), ExecError);  // after free, as a write
+}
+
+TEST(TensorStore, OnlyASourceStoreTakesAPointWithoutItsValue) {
+  MemoryTracker m;
+  WholeStore s(context(&m));
+  try {
+    s.writeArrayPoint({0, 0});
+    FAIL() << "a computed node's store took a point without a value";
+  } catch (const ExecError& e) {
+    EXPECT_NE(std::string(e.what()).find("does not read a source's array"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(s.holds({0, 0}));
 }
 
 TEST(MemoryTracker, PeakAndPerNode) {
