@@ -42,6 +42,7 @@ NodeProgram::NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds,
   std::string where = "node " + nodeLabel(n);
   for (const IndexExpr& s : n.type.shape) shape_.emplace_back(s, layout, where + " shape");
   if (usesPointAttrs(n.op)) {
+    attrsHere_ = n.attrs;
     attrStart_ = CompiledIndex(n.attrs.start, layout, where + " attribute");
     attrStop_ = CompiledIndex(n.attrs.stop, layout, where + " attribute");
     for (const IndexExpr& s : n.attrs.shape) attrShape_.emplace_back(s, layout, where + " attribute");
@@ -51,7 +52,8 @@ NodeProgram::NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds,
     evalIndex_ = CompiledIndex(*n.attrs.index, layout, where + " eval_index");
   }
   arraySource_ = isWholeArraySource(n.op);
-  if (opClass(n.op) == OpClass::Source) return;
+  isSource_ = opClass(n.op) == OpClass::Source;
+  if (isSource_) return;
   takesBlocksAsStored_ = makesFreshValue(n);
   for (const Edge* e : g.inputs(n.id)) {
     const Node& p = g.node(e->producer);
@@ -61,6 +63,7 @@ NodeProgram::NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds,
                       n.id);
     Input in;
     in.edge = e;
+    in.producer = &p;
     in.fromSourceArray = isWholeArraySource(p.op);
     std::string what = where + " input " + e->str();
     for (size_t i = 0; i < e->index.size(); ++i) {
@@ -124,17 +127,23 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
                                            SourceArrays& sources) {
   const Node& n = *node_;
   bindPoint(point);
-  std::vector<int64_t> shape;
-  shape.reserve(shape_.size());
+  std::vector<int64_t>& shape = shapeHere_;  // reused: no allocation per point
+  shape.clear();
   for (const CompiledIndex& s : shape_) {
     shape.push_back(s.eval(slots_.data()));
     if (shape.back() < 0) fail(point, "the shape " + n.type.shapeStr() + " is negative here");
   }
-  Tensor result;
-  if (opClass(n.op) == OpClass::Source) {
-    result = source(point, shape, sources);
+  std::optional<Tensor> computed;  // not a default Tensor: that is a buffer of its own
+  if (isSource_) {
+    computed = source(point, shape, sources);
   } else {
-    std::vector<Tensor> args;
+    // The gathered inputs, in a vector that keeps its capacity from point to point; emptied on
+    // every way out, so that no input buffer stays held past the statement.
+    std::vector<Tensor>& args = argsHere_;
+    struct Clear {
+      std::vector<Tensor>& v;
+      ~Clear() { v.clear(); }
+    } clearArgs{args};
     for (Input& in : inputs_) {
       bool live = in.condition.holds(slots_.data());
       if (n.op == OpKind::Merge && !live) continue;
@@ -153,7 +162,7 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
     }
     if (n.op == OpKind::Merge) {
       if (args.empty()) fail(point, "no branch of the merge covers this point");
-      result = args.front();
+      computed = std::move(args.front());
     } else if (isStridedView(n)) {
       try {  // a strided view of the input's buffer (ViewSelection): no copy
         Tensor in = std::move(args.at(0));
@@ -161,42 +170,44 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
         // the view owns a copy, as BufferSharing predicts for every input but a source's array.
         if (!inputs_.at(0).fromSourceArray && !in.ownsBufferAlone())
           in = in.clone();
-        result = n.op == OpKind::Permute ? in.permutedView(n.attrs.perm) : in.expandedView(shape);
+        computed = n.op == OpKind::Permute ? in.permutedView(n.attrs.perm) : in.expandedView(shape);
       } catch (const std::exception& ex) {
         fail(point, std::string("cannot view the input: ") + ex.what());
       }
     } else {
       std::optional<Tensor> generated = native_ ? callNative(*native_, args, shape) : std::nullopt;
       if (generated) {
-        result = std::move(*generated);
+        computed = std::move(generated);
         ++*nativeCalls_;
       } else try {
-        result = usesPointAttrs(n.op) ? cpu::evalOp(n.op, attrsHere(), args, n.type.dtype, shape, kernels_)
-                                      : cpu::evalOp(n.op, n.attrs, args, n.type.dtype, shape, kernels_);
+        computed = usesPointAttrs(n.op) ? cpu::evalOp(n.op, attrsHere(), args, n.type.dtype, shape, kernels_)
+                                        : cpu::evalOp(n.op, n.attrs, args, n.type.dtype, shape, kernels_);
       } catch (const std::exception& ex) {
         fail(point, std::string("kernel failed: ") + ex.what());
       }
       if (!sharesInputBuffer(n))  // a window of an input (a slice) is copied: see BufferSharing.h
         for (size_t i = 0; i < args.size(); ++i) {  // not a merge: args[i] is inputs_[i]'s
-          if (result.sharesBufferWith(args[i]) && !inputs_[i].keepsWindow) {
-            result = result.clone();
+          if (computed->sharesBufferWith(args[i]) && !inputs_[i].keepsWindow) {
+            computed = computed->clone();
             break;
           }
         }
     }
   }
+  const Tensor& result = *computed;
   if (result.shape() != shape || result.dtype() != n.type.dtype)
     fail(point, "computed " + std::string(dtypeName(result.dtype())) + shapeString(result.shape()) +
                     " but the node's type is " + std::string(dtypeName(n.type.dtype)) + shapeString(shape) + " here");
-  return std::optional<Tensor>(std::move(result));
+  return computed;
 }
 
 std::optional<Tensor> NodeProgram::gather(Input& in, const std::vector<int64_t>& point,
                                           const StoreTable& stores) {
-  const Node& producer = graph_->node(in.edge->producer);
+  const Node& producer = *in.producer;
   const TensorStore* store = stores.at(producer.id).get();
   size_t rank = in.lo.size();
-  std::vector<int64_t> lo(rank), hi(rank), leading;
+  std::vector<int64_t>&lo = in.readLo, &hi = in.readHi, &leading = in.readLeading;  // reused: no allocation per point
+  lo.resize(rank), hi.resize(rank), leading.clear();
   int64_t laneOffset = 0;
   int sliceDim = -1;
   for (size_t i = 0; i < rank; ++i) {
@@ -294,8 +305,8 @@ Tensor NodeProgram::source(const std::vector<int64_t>& point, const std::vector<
   }
 }
 
-OpAttrs NodeProgram::attrsHere() const {
-  OpAttrs out = node_->attrs;
+const OpAttrs& NodeProgram::attrsHere() {
+  OpAttrs& out = attrsHere_;  // the node's attributes, copied once; the point's values set in place
   out.start = IndexExpr(attrStart_.eval(slots_.data()));
   out.stop = IndexExpr(attrStop_.eval(slots_.data()));
   for (size_t i = 0; i < attrShape_.size(); ++i) out.shape[i] = IndexExpr(attrShape_[i].eval(slots_.data()));

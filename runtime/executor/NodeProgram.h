@@ -68,6 +68,7 @@ public:
 private:
   struct Input {
     const Edge* edge = nullptr;
+    const Node* producer = nullptr;
     std::vector<CompiledIndex> lo, hi;  ///< hi only meaningful for slice atoms
     std::vector<bool> isSlice;
     int blockAtom = -1;         ///< the block atom's index (a block read), else -1
@@ -79,6 +80,8 @@ private:
     bool fromSourceArray = false;  ///< the producer is a whole-array source (its values are windows of its array)
     /// The buffer this read stacks its windows of kMappedBufferBytes or more into (stackScratch).
     Tensor stackScratch;
+    /// The box read at the current point and its slice extents (gather's, kept for their capacity).
+    std::vector<int64_t> readLo, readHi, readLeading;
   };
   /// nullopt when the read is undefined (outside the producer's domain or an undefined point).
   std::optional<Tensor> gather(Input& in, const std::vector<int64_t>& point, const StoreTable& stores);
@@ -92,7 +95,8 @@ private:
   /// Checks `point` against the domain and binds its coordinates to the node's slots.
   void bindPoint(const std::vector<int64_t>& point);
   Tensor source(const std::vector<int64_t>& point, const std::vector<int64_t>& shape, SourceArrays& sources);
-  OpAttrs attrsHere() const;
+  /// The node's attributes with the slice bounds and target shape at the bound point.
+  const OpAttrs& attrsHere();
 
   const Graph* graph_;
   const Node* node_;
@@ -100,6 +104,12 @@ private:
   cpu::KernelOptions kernels_;
   std::vector<int64_t> domainBounds_;
   bool arraySource_ = false;
+  bool isSource_ = false;
+  /// Per-point scratch kept for its capacity: the point's element shape, the gathered inputs
+  /// (emptied after each compute) and attrsHere's attributes.
+  std::vector<int64_t> shapeHere_;
+  std::vector<Tensor> argsHere_;
+  OpAttrs attrsHere_;
   int firstDimSlot_ = 0;
   std::vector<int64_t> slots_;  ///< bound values, then the point's coordinates
   std::vector<CompiledIndex> shape_;

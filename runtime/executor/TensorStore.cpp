@@ -273,8 +273,9 @@ void TensorStore::free() {
     if (!values_.empty()) values_[i].reset();
   }
   written_.clear();
-  std::fill(blocks_.begin(), blocks_.end(), Tensor());
-  std::fill(rings_.begin(), rings_.end(), Tensor());
+  // A default Tensor is a buffer of its own: made only for a store that has blocks or rings.
+  if (!blocks_.empty()) std::fill(blocks_.begin(), blocks_.end(), Tensor());
+  if (!rings_.empty()) std::fill(rings_.begin(), rings_.end(), Tensor());
   bytes_ = 0;
   state_ = State::Freed;
 }
