@@ -306,11 +306,25 @@ Tensor NodeProgram::source(const std::vector<int64_t>& point, const std::vector<
 }
 
 const OpAttrs& NodeProgram::attrsHere() {
-  OpAttrs& out = attrsHere_;  // the node's attributes, copied once; the point's values set in place
-  out.start = IndexExpr(attrStart_.eval(slots_.data()));
-  out.stop = IndexExpr(attrStop_.eval(slots_.data()));
-  for (size_t i = 0; i < attrShape_.size(); ++i) out.shape[i] = IndexExpr(attrShape_[i].eval(slots_.data()));
-  return out;
+  // The node's attributes, copied once; the point's values are set in place, and only when they
+  // differ from the last point's (an IndexExpr is made on the heap; most are the same at every point).
+  std::vector<int64_t>& values = attrValuesHere_;
+  const size_t n = 2 + attrShape_.size();
+  bool same = values.size() == n;
+  values.resize(n);
+  auto set = [&](size_t i, const CompiledIndex& x) {
+    const int64_t v = x.eval(slots_.data());
+    same = same && values[i] == v;
+    values[i] = v;
+  };
+  set(0, attrStart_);
+  set(1, attrStop_);
+  for (size_t i = 0; i < attrShape_.size(); ++i) set(2 + i, attrShape_[i]);
+  if (same) return attrsHere_;
+  attrsHere_.start = IndexExpr(values[0]);
+  attrsHere_.stop = IndexExpr(values[1]);
+  for (size_t i = 0; i < attrShape_.size(); ++i) attrsHere_.shape[i] = IndexExpr(values[2 + i]);
+  return attrsHere_;
 }
 
 }  // namespace tempo

@@ -110,6 +110,7 @@ private:
   std::vector<int64_t> shapeHere_;
   std::vector<Tensor> argsHere_;
   OpAttrs attrsHere_;
+  std::vector<int64_t> attrValuesHere_;  ///< attrsHere_'s start, stop and shape values (empty: not set yet)
   int firstDimSlot_ = 0;
   std::vector<int64_t> slots_;  ///< bound values, then the point's coordinates
   std::vector<CompiledIndex> shape_;
