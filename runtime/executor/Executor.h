@@ -5,7 +5,8 @@
 // out-of-scope variable is an ExecError here, before anything runs), and each
 // node into a NodeProgram. `run()` walks the loop AST: a For evaluates its
 // bounds and iterates its variable, an If its guard, an Exec computes one
-// node at one point from its producers' stores and writes its own store,
+// node at one point from its producers' stores and writes its own store (a
+// whole-array source's exec only records its point: the value is a window of its array),
 // Alloc/Free/SwapOut/SwapIn open, drop and move a node's store (a store the
 // program allocates is closed until its first Alloc runs; Free also
 // drops a loaded source's whole array; the bytes written in the memory
