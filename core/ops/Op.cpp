@@ -2,6 +2,7 @@
 
 #include "ops/FusedProgram.h"
 
+#include <algorithm>
 #include <array>
 #include <sstream>
 
@@ -63,10 +64,17 @@ constexpr std::array kOps = {
     OpInfo{OpKind::Fused, "fused", OpClass::Fused, -1},
 };
 
+/// The entry of `op`, by index (the executor asks for an op's class or arity at every point).
 const OpInfo& info(OpKind op) {
-  for (const OpInfo& i : kOps)
-    if (i.kind == op) return i;
-  return kOps[0];
+  static const std::vector<const OpInfo*> byKind = [] {
+    size_t n = 0;
+    for (const OpInfo& i : kOps) n = std::max(n, static_cast<size_t>(i.kind) + 1);
+    std::vector<const OpInfo*> table(n, &kOps[0]);
+    for (const OpInfo& i : kOps) table[static_cast<size_t>(i.kind)] = &i;
+    return table;
+  }();
+  const size_t k = static_cast<size_t>(op);
+  return k < byKind.size() ? *byKind[k] : kOps[0];
 }
 
 std::string joinInts(const std::vector<int64_t>& v) {

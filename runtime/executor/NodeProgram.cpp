@@ -234,10 +234,7 @@ std::optional<Tensor> NodeProgram::gather(Input& in, const std::vector<int64_t>&
     }
     if (in.isSlice[i]) leading.push_back(hi[i] - lo[i]), sliceDim = static_cast<int>(i);
   }
-  if (leading.empty()) {
-    if (store->undefinedAt(lo)) return std::nullopt;
-    return store->read(lo);
-  }
+  if (leading.empty()) return store->readIfDefined(lo);
   if (in.blockAtom >= 0 && takesBlocksAsStored_) {  // the block as stored: the same lanes and zeros, no copy
     const int b = in.blockAtom;
     if (const Tensor* block = store->blockAsRead(lo, b, lo[b] - laneOffset, in.blockLanes, lo[b], hi[b])) return *block;
@@ -258,8 +255,9 @@ std::optional<Tensor> NodeProgram::gather(Input& in, const std::vector<int64_t>&
   for (size_t i = 0; i < rank; ++i) empty = empty || lo[i] == hi[i];
   if (!empty) {
     do {
-      if (store->undefinedAt(p)) return std::nullopt;
-      parts.push_back(store->read(p));
+      std::optional<Tensor> part = store->readIfDefined(p);
+      if (!part) return std::nullopt;
+      parts.push_back(std::move(*part));
     } while (nextPointInBox(p, lo, hi));
   }
   std::vector<int64_t> partShape;

@@ -233,7 +233,7 @@ void TensorStore::writeUndefined(const Point& p) {
 
 bool TensorStore::undefinedAt(const Point& p) const { return holds(p) && undefined_[slotOf(p)]; }
 
-Tensor TensorStore::read(const Point& p) const {
+size_t TensorStore::heldSlot(const Point& p) const {
   if (state_ == State::Freed) fail(p, "read after the store was freed");
   if (state_ == State::Unallocated) fail(p, "read before the store was allocated");
   if (state_ == State::Swapped) fail(p, "read while the store is swapped out");
@@ -241,11 +241,26 @@ Tensor TensorStore::read(const Point& p) const {
   const size_t i = slotOf(p);
   if (keys_[i] < 0) fail(p, "not held: never written");
   if (!slotHolds(i, p)) fail(p, "not held: evicted (" + evictedReason(pointAt(keys_[i])) + ")");
-  if (undefined_[i]) fail(p, "undefined: the node reads outside a producer's domain at this point");
+  return i;
+}
+
+Tensor TensorStore::valueIn(const Point& p, size_t i) const {
   if (!values_.empty() && values_[i]) return *values_[i];
   const Tensor* array = sourceArrays_ ? sourceArrays_->find(ctx_.node) : nullptr;
   if (!array) fail(p, "its source array is not built");
   return array->viewAt(p);
+}
+
+Tensor TensorStore::read(const Point& p) const {
+  const size_t i = heldSlot(p);
+  if (undefined_[i]) fail(p, "undefined: the node reads outside a producer's domain at this point");
+  return valueIn(p, i);
+}
+
+std::optional<Tensor> TensorStore::readIfDefined(const Point& p) const {
+  const size_t i = heldSlot(p);
+  if (undefined_[i]) return std::nullopt;
+  return valueIn(p, i);
 }
 
 bool TensorStore::holds(const Point& p) const {

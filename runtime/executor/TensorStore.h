@@ -64,6 +64,8 @@ public:
   void writeUndefined(const Point& p);
   /// The value at `p`; ExecError if the store does not hold it or it is undefined.
   Tensor read(const Point& p) const;
+  /// The same, nullopt where `p` is held undefined (a reader's point is then undefined too).
+  std::optional<Tensor> readIfDefined(const Point& p) const;
   /// Makes this the store of a whole-array source: a write records its point
   /// only and a read is the window of the node's array in `sources` there.
   void readViewsOf(const SourceArrays* sources) { sourceArrays_ = sources; }
@@ -136,6 +138,11 @@ private:
   /// Tells the tracker every held value (live or in the swap area) is gone.
   void dropAll();
   [[noreturn]] void fail(const Point& p, const std::string& why) const;
+  /// The slot holding `p` (defined or not); ExecError when the store is not open, `p` is outside
+  /// the domain or not held, naming the reason.
+  size_t heldSlot(const Point& p) const;
+  /// The value of held slot `i` at `p`: its own, or the window of its source's array.
+  Tensor valueIn(const Point& p, size_t i) const;
   /// The slot `p` is written to, once the store is open and `p` in its domain (else an ExecError).
   size_t slotToWrite(const Point& p) const;
   /// Slot `index` holds `p`, defined (its value is set by the caller).
