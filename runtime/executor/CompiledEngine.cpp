@@ -17,6 +17,30 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline) {
   return compileProgram(source, pipeline, context);
 }
 
+namespace {
+
+/// Whether matmul `n` is a small f32 product (libxsmm's) at `hints` and the program's default
+/// bounds: its result's last two dims M x N against its left operand's last dim K. False when a
+/// size is not known there (a shape that depends on a dimension).
+bool hasSmallProduct(const Graph& g, const Node& n, const SymbolEnv& hints) {
+  if (n.type.dtype != DType::F32 || n.type.shape.size() < 2) return false;
+  std::vector<const Edge*> in = g.inputs(n.id);
+  if (in.empty()) return false;
+  SymbolEnv bounds = hints;
+  for (const auto& [name, value] : g.boundDefaults) bounds.emplace(name, value);
+  try {
+    bounds = g.withDerivedBounds(std::move(bounds));
+    const std::vector<int64_t> out = n.type.evaluateShape(bounds);
+    const std::vector<int64_t> left = g.node(in.front()->producer).type.evaluateShape(bounds);
+    if (left.empty()) return false;
+    return cpu::isSmallGemm(out[out.size() - 2], out.back(), left.back());
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
 CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, PassContext& context) {
   CompiledProgram p;
   PhaseClock clock;
@@ -40,12 +64,18 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, Pa
   p.windowReads = std::move(lowered.windowReads);
   p.kernels = std::move(lowered.kernels);
   p.native = std::move(lowered.native);
+  // The GEMM libraries' one-off set-up belongs to compiling, not to the run's first product.
+  bool products = false, smallProducts = false;
   for (const auto& [id, node] : p.graph.nodes())
     if (node.op == OpKind::MatMul) {
-      cpu::prepareGemm();  // the GEMM library's one-off set-up belongs to compiling, not to the run's first product
-      clock.lap("gemm set-up");
-      break;
+      products = true;
+      smallProducts = smallProducts || hasSmallProduct(p.graph, node, context.boundHints);
     }
+  if (products) {
+    cpu::prepareGemm();
+    if (smallProducts) cpu::prepareSmallGemm();
+    clock.lap("gemm set-up");
+  }
   p.compilePhases = clock.phases();
   return p;
 }

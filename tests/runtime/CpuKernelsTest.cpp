@@ -368,5 +368,21 @@ TEST(CpuKernels, ErrorsAreTheReferencesErrors) {
   EXPECT_THROW(cpu::evalOp(OpKind::Div, {}, {i, Tensor(DType::I32, {2, 3})}, DType::I32, {2, 3}), std::domain_error);
 }
 
+TEST(CpuKernels, SmallGemmsAreTheProductsBelowTwoToTheNineteenWithTwoRowsAndColumns) {
+  EXPECT_TRUE(cpu::isSmallGemm(16, 64, 64));     // REINFORCE's hidden layer at N = 16
+  EXPECT_TRUE(cpu::isSmallGemm(4, 8, 5));        // resources/examples/rnn.tpo
+  EXPECT_FALSE(cpu::isSmallGemm(8, 256, 256));   // 2^19: both cores through oneDNN
+  EXPECT_FALSE(cpu::isSmallGemm(32, 256, 256));  // a step's h @ U
+  EXPECT_FALSE(cpu::isSmallGemm(1, 64, 64));     // GEMVs go to OpenBLAS
+  EXPECT_FALSE(cpu::isSmallGemm(64, 1, 64));
+  cpu::prepareSmallGemm();  // idempotent, and the products it prepares still compute
+  cpu::prepareSmallGemm();
+  Tensor a(DType::F32, {2, 3}), b(DType::F32, {3, 2});
+  for (int64_t i = 0; i < 6; ++i) a.set(i, double(i)), b.set(i, double(i % 3));
+  std::optional<Tensor> c = cpu::matmul(a, b, cpu::MatmulAccumulation::F32);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->at(0), 0 * 0 + 1 * 2 + 2 * 1);  // row 0 of a = (0, 1, 2), column 0 of b = (0, 2, 1)
+}
+
 }  // namespace
 }  // namespace tempo

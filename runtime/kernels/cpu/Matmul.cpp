@@ -212,6 +212,18 @@ void prepareGemm() {
   (void)ready;
 }
 
+bool isSmallGemm(int64_t m, int64_t n, int64_t k) {
+  return m > 1 && n > 1 && double(m) * double(n) * double(k) < kParallelGemm;
+}
+
+void prepareSmallGemm() {
+  static const bool ready = [] {
+    float a[4] = {}, b[4] = {}, c[4];
+    return xsmmSgemm(Mat<float>{a, 2, 1}, Mat<float>{b, 2, 1}, c, 2, 2, 2);
+  }();
+  (void)ready;
+}
+
 std::optional<MatmulAccumulation> parseMatmulAccumulation(std::string_view name) {
   if (name == "f32") return MatmulAccumulation::F32;
   if (name == "f64") return MatmulAccumulation::F64;

@@ -49,5 +49,11 @@ std::optional<Tensor> matmul(const Tensor& a, const Tensor& b, MatmulAccumulatio
 /// a run does not pay for it; later calls return at once. libxsmm initialises itself at its first
 /// (tiny) product instead: ~4 ms, and 10.7 MiB that programs without tiny products never need.
 void prepareGemm();
+/// Whether an f32 m x n x k product goes to libxsmm (small, m, n > 1) by default.
+bool isSmallGemm(int64_t m, int64_t n, int64_t k);
+/// Sets up libxsmm once per process, for a program with small products: its first product
+/// otherwise pays 6-20 ms inside the run (`tempo run` of resources/examples/rnn.tpo: 6-23 ms
+/// of a run that takes 0.4 ms once it is set up).
+void prepareSmallGemm();
 
 }  // namespace tempo::cpu
