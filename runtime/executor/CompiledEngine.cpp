@@ -19,24 +19,39 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline) {
 
 namespace {
 
-/// Whether matmul `n` is a small f32 product (libxsmm's) at `hints` and the program's default
-/// bounds: its result's last two dims M x N against its left operand's last dim K. False when a
-/// size is not known there (a shape that depends on a dimension).
-bool hasSmallProduct(const Graph& g, const Node& n, const SymbolEnv& hints) {
+/// `given`, the graph's defaults for the other bounds, and the bounds the passes derive (static tiling).
+SymbolEnv withDefaultBounds(const Graph& g, SymbolEnv given) {
+  for (const auto& [name, value] : g.boundDefaults) given.emplace(name, value);
+  return g.withDerivedBounds(std::move(given));
+}
+
+/// Whether matmul `n` is a small f32 product (libxsmm's) at `bounds`: its result's last two dims
+/// M x N against its left operand's last dim K. False when a size is not known there (a shape
+/// that depends on a dimension).
+bool isSmallProduct(const Graph& g, const Node& n, const SymbolEnv& bounds) {
   if (n.type.dtype != DType::F32 || n.type.shape.size() < 2) return false;
   std::vector<const Edge*> in = g.inputs(n.id);
   if (in.empty()) return false;
-  SymbolEnv bounds = hints;
-  for (const auto& [name, value] : g.boundDefaults) bounds.emplace(name, value);
   try {
-    bounds = g.withDerivedBounds(std::move(bounds));
     const std::vector<int64_t> out = n.type.evaluateShape(bounds);
     const std::vector<int64_t> left = g.node(in.front()->producer).type.evaluateShape(bounds);
-    if (left.empty()) return false;
-    return cpu::isSmallGemm(out[out.size() - 2], out.back(), left.back());
+    return !left.empty() && cpu::isSmallGemm(out[out.size() - 2], out.back(), left.back());
   } catch (const std::exception&) {
     return false;
   }
+}
+
+/// Whether any matmul of `g` is a small product at `hints` and the graph's default bounds.
+bool hasSmallProducts(const Graph& g, const SymbolEnv& hints) {
+  SymbolEnv bounds;
+  try {
+    bounds = withDefaultBounds(g, hints);
+  } catch (const std::exception&) {
+    return false;  // a derived bound without its inputs: sizes unknown
+  }
+  for (const auto& [id, node] : g.nodes())
+    if (node.op == OpKind::MatMul && isSmallProduct(g, node, bounds)) return true;
+  return false;
 }
 
 }  // namespace
@@ -65,15 +80,11 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, Pa
   p.kernels = std::move(lowered.kernels);
   p.native = std::move(lowered.native);
   // The GEMM libraries' one-off set-up belongs to compiling, not to the run's first product.
-  bool products = false, smallProducts = false;
-  for (const auto& [id, node] : p.graph.nodes())
-    if (node.op == OpKind::MatMul) {
-      products = true;
-      smallProducts = smallProducts || hasSmallProduct(p.graph, node, context.boundHints);
-    }
+  bool products = false;
+  for (const auto& [id, node] : p.graph.nodes()) products = products || node.op == OpKind::MatMul;
   if (products) {
     cpu::prepareGemm();
-    if (smallProducts) cpu::prepareSmallGemm();
+    if (hasSmallProducts(p.graph, context.boundHints)) cpu::prepareSmallGemm();
     clock.lap("gemm set-up");
   }
   p.compilePhases = clock.phases();
@@ -82,12 +93,9 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, Pa
 
 namespace {
 
-/// The bound values a run of `program` sees: the given ones, the program's defaults for the
-/// others, and the bounds the passes derive (static tiling).
+/// The bound values a run of `program` sees.
 SymbolEnv runBounds(const CompiledProgram& program, const SymbolEnv& given) {
-  SymbolEnv defaulted = given;
-  for (const auto& [name, value] : program.graph.boundDefaults) defaulted.emplace(name, value);
-  return program.graph.withDerivedBounds(defaulted);
+  return withDefaultBounds(program.graph, given);
 }
 
 MemoryPrediction predictRun(const CompiledProgram& program, const LoopProgram& loops, const SymbolEnv& values,
