@@ -47,6 +47,45 @@ void MatmulShape(benchmark::State& state) {
   state.counters["FLOP/s"] = benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+/// A decoder's products: M rows against weights streamed from memory, as a decode step meets
+/// them (the layers' 50 MB of weights exceed the L3 cache). Each iteration multiplies by the
+/// next of enough weight matrices to fill 96 MiB, so none is cached from its last use; the
+/// counter is the weights' bytes per second.
+void MatmulStreamed(benchmark::State& state) {
+  int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  Tensor a = randomF32({m, k}, 1);
+  const int64_t count = std::max<int64_t>(2, (int64_t(96) << 20) / (4 * k * n));
+  std::vector<Tensor> weights;
+  for (int64_t i = 0; i < count; ++i) weights.push_back(randomF32({k, n}, uint32_t(2 + i)));
+  size_t next = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(cpu::evalOp(OpKind::MatMul, none(), {a, weights[next]}, DType::F32, {m, n}));
+    next = (next + 1) % weights.size();
+  }
+  state.counters["weights"] = benchmark::Counter(4.0 * k * n, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+/// Decode's attention over one block of the KV cache, per sequence and head: q [B, NH, 1, D]
+/// times the block's keys [BS, B, NH, D] read as [B, NH, D, BS] (scores), and the scores
+/// times its values read as [B, NH, BS, D]; B = 8, NH = 8, D = 64, BS = 32. The blocks come
+/// from a 64 MiB cache in turn, as a decode step reads them (L = 4 layers at S = 1024).
+void AttentionBlock(benchmark::State& state) {
+  const int64_t B = 8, NH = 8, D = 64, BS = 32;
+  const int64_t blocks = (int64_t(64) << 20) / (4 * BS * B * NH * D);
+  Tensor cache = randomF32({blocks, BS, B, NH, D}, 7);
+  Tensor q = randomF32({B, NH, 1, D}, 8), p = randomF32({B, NH, 1, BS}, 9);
+  OpAttrs scores, weighted;
+  scores.permB = {1, 2, 3, 0};
+  weighted.permB = {1, 2, 0, 3};
+  int64_t next = 0;
+  for (auto _ : state) {
+    Tensor block = cache.viewAt({next});
+    benchmark::DoNotOptimize(cpu::evalOp(OpKind::MatMul, scores, {q, block}, DType::F32, {B, NH, 1, BS}));
+    benchmark::DoNotOptimize(cpu::evalOp(OpKind::MatMul, weighted, {p, block}, DType::F32, {B, NH, 1, D}));
+    next = (next + 1) % blocks;
+  }
+}
+
 template <EvalFn Eval>
 void Tanh(benchmark::State& state) {
   Tensor x = randomF32({32, 256}, 3);
@@ -113,6 +152,13 @@ BENCHMARK(MatmulShape)
     ->Args({1024, 1024, 1024})
     ->Args({16384, 256, 256})
     ->Args({4096, 512, 2048});
+BENCHMARK(MatmulStreamed)
+    ->ArgNames({"m", "n", "k"})
+    ->Args({8, 512, 512})
+    ->Args({8, 2048, 512})
+    ->Args({8, 512, 2048})
+    ->Args({32, 2048, 512});
+BENCHMARK(AttentionBlock);
 BENCHMARK(Tanh<ref::evalOp>)->Name("Tanh_32x256/ref");
 BENCHMARK(Tanh<cpu::evalOp>)->Name("Tanh_32x256/cpu");
 BENCHMARK(Add<ref::evalOp>)->Name("Add_32x256/ref");

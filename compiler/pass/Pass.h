@@ -32,6 +32,13 @@ struct PassContext {
   SymbolEnv boundHints;          ///< default bound values (cost models only; never baked into the graph)
   std::map<std::string, std::string> options;  ///< e.g. "block-size" -> "64"
   GraphChange change;            ///< reset by the pipeline before each pass
+
+  /// The bounds a cost model sizes `graph` for: the program's `set` defaults, overridden by the hints.
+  SymbolEnv hintedBounds(const Graph& graph) const {
+    SymbolEnv bounds(graph.boundDefaults.begin(), graph.boundDefaults.end());
+    for (const auto& [name, value] : boundHints) bounds[name] = value;
+    return bounds;
+  }
 };
 
 class Pass {

@@ -12,6 +12,7 @@
 #include "passes/SliceSinking.h"
 #include "passes/Vectorisation.h"
 #include "passes/ViewSelection.h"
+#include "passes/WeightPanels.h"
 
 namespace tempo {
 
@@ -36,6 +37,7 @@ const std::vector<PassFactory>& defaultFactories() {
       create<StaticTiling>,
       create<Fusion>,  // it hides the elementwise ops the other passes look at
       create<ViewSelection>,  // after fusion: a fused node reads views too
+      create<WeightPanels>,   // after view-selection: its panel copy must stay a copy
   };
   return factories;
 }

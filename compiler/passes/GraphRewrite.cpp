@@ -153,6 +153,31 @@ void redirectUsers(Graph& g, NodeId from, NodeId to) {
     if (o.node == from) o.node = to;
 }
 
+void replaceNode(Graph& g, NodeId from, NodeId to, GraphChange& change) {
+  Node& replacement = g.node(to);
+  replacement.name = g.node(from).name;
+  replacement.loc = g.node(from).loc;
+  for (const Edge* user : g.users(from)) change.rewritten.insert(user->consumer);
+  redirectUsers(g, from, to);
+  g.removeNode(from);
+  recordRemoval(change, from);
+}
+
+void removeIfUnread(Graph& g, NodeId n, GraphChange& change) {
+  if (g.hasNode(n) && g.users(n).empty() && !isOutput(g, n)) {
+    g.removeNode(n);
+    recordRemoval(change, n);
+  }
+}
+
+Edge readOf(NodeId producer, std::vector<IndexAtom> atoms, const SourceRange& loc) {
+  Edge e;
+  e.producer = producer;
+  e.index = std::move(atoms);
+  e.loc = loc;
+  return e;
+}
+
 void compactInputSlots(Graph& g, NodeId consumer) {
   int slot = 0;
   for (const Edge* e : g.inputs(consumer)) g.edge(e->id).inputIndex = slot++;

@@ -65,6 +65,13 @@ const Edge* soleUnconditionalInput(const Graph& g, const Node& n);
 
 /// Every edge reading `from` and every output naming it now refer to `to`.
 void redirectUsers(Graph& g, NodeId from, NodeId to);
+/// Gives the readers and outputs of `from` to `to` (which takes its name and source
+/// location) and removes `from`.
+void replaceNode(Graph& g, NodeId from, NodeId to, GraphChange& change);
+/// Removes `n` when nothing reads it any more and it is not an output.
+void removeIfUnread(Graph& g, NodeId n, GraphChange& change);
+/// An unconditional read of `producer` through `atoms` (consumer and slot still to set).
+Edge readOf(NodeId producer, std::vector<IndexAtom> atoms, const SourceRange& loc);
 /// Renumbers the input slots of `consumer` to 0..k-1, keeping their order.
 void compactInputSlots(Graph& g, NodeId consumer);
 

@@ -26,25 +26,6 @@ const Edge* movementInput(const Graph& g, const Node& n, OpKind op) {
   return n.op == op ? soleUnconditionalInput(g, n) : nullptr;
 }
 
-/// Removes `n` when nothing reads it any more and it is not an output.
-void removeIfUnread(Graph& g, NodeId n, GraphChange& change) {
-  if (g.hasNode(n) && g.users(n).empty() && !isOutput(g, n)) {
-    g.removeNode(n);
-    recordRemoval(change, n);
-  }
-}
-
-/// Gives the readers and outputs of `from` to `to` (which takes its name and place) and removes `from`.
-void replaceNode(Graph& g, NodeId from, NodeId to, GraphChange& change) {
-  Node& replacement = g.node(to);
-  replacement.name = g.node(from).name;
-  replacement.loc = g.node(from).loc;
-  for (const Edge* user : g.users(from)) change.rewritten.insert(user->consumer);
-  redirectUsers(g, from, to);
-  g.removeNode(from);
-  recordRemoval(change, from);
-}
-
 /// The end of a sinking rule: `old` (a matmul or slice that read the permute `permute`)
 /// becomes `permuted`, a permute of `moved` (the op now applied before the permute).
 bool finishSink(Graph& g, NodeId old, NodeId moved, NodeId permuted, NodeId permute, const std::string& what,
@@ -54,14 +35,6 @@ bool finishSink(Graph& g, NodeId old, NodeId moved, NodeId permuted, NodeId perm
   replaceNode(g, old, permuted, change);
   removeIfUnread(g, permute, change);
   return true;
-}
-
-Edge readOf(NodeId producer, const std::vector<std::string>& domain, SourceRange loc) {
-  Edge e;
-  e.producer = producer;
-  e.index = identityAtoms(domain);
-  e.loc = loc;
-  return e;
 }
 
 /// matmul(permute(a), w) -> permute(matmul(a, w)) when the permute keeps the last (contracted)
@@ -96,7 +69,7 @@ bool sinkBelowMatmul(Graph& g, NodeId id, GraphChange& change) {
     read.inputIndex = slot;
     g.addEdge(read);
   }
-  NodeId permuted = addReader(g, OpKind::Permute, p.attrs, m.domain, readOf(unpermuted, m.domain, left.loc), change);
+  NodeId permuted = addReader(g, OpKind::Permute, p.attrs, m.domain, readOf(unpermuted, identityAtoms(m.domain), left.loc), change);
   return finishSink(g, id, unpermuted, permuted, p.id, "sunk below the matmul", change);
 }
 
@@ -115,7 +88,7 @@ bool sinkBelowSlice(Graph& g, NodeId id, GraphChange& change) {
   read.consumer = id;
   int64_t axis = q.attrs.perm.at(static_cast<size_t>(s.attrs.axis));
   NodeId sliced = addReader(g, OpKind::Slice, sliceAttrs(axis, s.attrs.start, s.attrs.stop), s.domain, read, change);
-  NodeId permuted = addReader(g, OpKind::Permute, q.attrs, s.domain, readOf(sliced, s.domain, in->loc), change);
+  NodeId permuted = addReader(g, OpKind::Permute, q.attrs, s.domain, readOf(sliced, identityAtoms(s.domain), in->loc), change);
   return finishSink(g, id, sliced, permuted, q.id, "sunk below the slice", change);
 }
 

@@ -90,8 +90,7 @@ std::string StaticTiling::description() const {
 
 void StaticTiling::run(Graph& graph, PassContext& context) {
   const std::optional<int64_t> requested = requestedBlockSize(context);
-  SymbolEnv bounds(graph.boundDefaults.begin(), graph.boundDefaults.end());
-  for (const auto& [name, value] : context.boundHints) bounds[name] = value;
+  const SymbolEnv bounds = context.hintedBounds(graph);
   std::set<EdgeId> skipped;
   for (bool progress = true; progress;) {
     progress = false;

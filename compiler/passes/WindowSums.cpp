@@ -39,14 +39,6 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-Edge readOf(NodeId producer, std::vector<IndexAtom> atoms, const SourceRange& loc) {
-  Edge e;
-  e.producer = producer;
-  e.index = std::move(atoms);
-  e.loc = loc;
-  return e;
-}
-
 /// Whether `stop` ends a window at `extent` (the whole dimension) or at min(c, extent) (a prefix).
 bool endsAtOrBefore(const IndexExpr& stop, const IndexExpr& extent) {
   if (stop == extent) return true;

@@ -14,7 +14,7 @@ const std::vector<std::string> kPasses = {"branch-lowering",
                                           "domain-reduction",
                                           "dead-code-elimination",
                                           "slice-sinking",
-                                          "vectorisation", "permute-sinking", "static-tiling", "fusion", "view-selection"};
+                                          "vectorisation", "permute-sinking", "static-tiling", "fusion", "view-selection", "weight-panels"};
 
 size_t count(const std::string& text, const std::string& what) {
   size_t n = 0;

@@ -21,7 +21,7 @@ TEST(Pipeline, DefaultPipelineListsEveryPassWithADescription) {
   std::vector<std::string> expected = {"branch-lowering", "constant-folding", "algebraic-simplification",
                                        "common-subexpression-elimination", "domain-reduction",
                                        "dead-code-elimination", "slice-sinking", "vectorisation", "permute-sinking",
-                                       "static-tiling", "fusion", "view-selection"};
+                                       "static-tiling", "fusion", "view-selection", "weight-panels"};
   EXPECT_EQ(p.passNames(), expected);
   EXPECT_EQ(defaultPassNames(), expected);
   for (const auto& pass : p.passes()) EXPECT_GT(pass->description().size(), 100u) << pass->name();

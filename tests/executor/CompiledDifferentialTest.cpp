@@ -195,6 +195,34 @@ out first = sum(g[b, 0:min(3, T)], dim=0)
                ".", true, 4);
 }
 
+// A step's product with 1 MiB weights, read as column panels (weight-panels): at several
+// bounds, B = 1 included (one row per panel: a GEMV), the compiled engine gives the
+// reference's outputs; and with a vector on the left (no batch dimension).
+TEST(CompiledDifferential, ProductsOfWeightsReadAsPanelsMatchTheReference) {
+  checkProgram(R"(
+dim t < T
+dim b < B
+set T = 4, B = 6
+input x : f32[512] over (t, b) = hash(key=1, scale=1.0)
+param W : f32[512, 512] = hash(key=2, scale=0.04)
+h : f32[512] over (t, b)
+h[0, b] = tanh(x[0, b])
+h[t, b] = tanh(h[t-1, b] @ W + x[t, b])
+out y = sum(h[0:T, b], dim=0)
+)", "panels.tpo", ".", true, 5);
+  checkProgram(R"(
+dim t < T
+set T = 3
+input x : f32[512] over (t) = hash(key=1, scale=1.0)
+param W : f32[512, 1024] = hash(key=2, scale=0.04)
+param V : f32[1024, 512] = hash(key=3, scale=0.03)
+h : f32[512] over (t)
+h[0] = tanh(x[0])
+h[t] = tanh((h[t-1] @ W) @ V + x[t])
+out y = sum(h[0:T], dim=0)
+)", "panels_vector.tpo", ".", true, 6);
+}
+
 TEST(CompiledDifferential, GeneratedProgramsKeepToAMemoryBudget) {
   for (uint64_t seed = 1; seed <= 24; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));

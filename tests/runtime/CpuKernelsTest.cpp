@@ -16,11 +16,16 @@
 
 #include <gtest/gtest.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <random>
+#include <tuple>
 
 namespace tempo {
 namespace {
@@ -340,6 +345,32 @@ TEST(CpuKernels, MatmulWithinTheDifferentialTolerance) {
       if (f64) EXPECT_LE(worst, 0.01) << "K = " << k;
       if (k <= 32) EXPECT_LE(worst, 0.5) << "K = " << k;
     }
+  }
+}
+
+TEST(CpuKernels, RowsTimesColumnPanelsMatchTheReferenceOnAnyThreadCount) {
+  // x [M, K] @ panels [P, K, 64] (weight-panels' product): one libxsmm kernel per panel, the
+  // panels split between the cores. Each panel is one thread's product, so one thread and
+  // all of them give the same bits; both are within the harness's tolerance of the reference.
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (auto [m, k, p] : {std::tuple<int64_t, int64_t, int64_t>{8, 512, 32}, {3, 2048, 8}, {32, 64, 4}}) {
+    Tensor a(DType::F32, {m, k}), b(DType::F32, {p, k, 64});
+    for (int64_t i = 0; i < a.numel(); ++i) a.data<float>()[i] = u(rng);
+    for (int64_t i = 0; i < b.numel(); ++i) b.data<float>()[i] = u(rng);
+    Tensor want = ref::detail::evalMatMul(a, b);
+    ASSERT_EQ(want.shape(), (std::vector<int64_t>{p, m, 64}));
+    Tensor all = cpu::evalOp(OpKind::MatMul, {}, {a, b}, DType::F32, want.shape());
+    for (int64_t i = 0; i < want.numel(); ++i)
+      ASSERT_LE(std::fabs(all.at(i) - want.at(i)), testing::kAbsTolerance + testing::kRelTolerance * std::sqrt(double(k)) * std::fabs(want.at(i)) + 1e-5)
+          << m << "x" << k << " @ " << p << " panels, at " << i;
+#ifdef _OPENMP
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    Tensor one = cpu::evalOp(OpKind::MatMul, {}, {a, b}, DType::F32, want.shape());
+    omp_set_num_threads(threads);
+    for (int64_t i = 0; i < want.numel(); ++i) ASSERT_EQ(one.at(i), all.at(i)) << "at " << i;
+#endif
   }
 }
 

@@ -86,21 +86,52 @@ bool xsmmSgemm(Mat<float> a, Mat<float> b, float* c, int64_t m, int64_t n, int64
   return true;
 }
 
-/// oneDNN's sgemm on gemmThreads() OpenMP threads, the count fixed for the call; an operand
-/// stored transposed goes with its trans flag and leading dimension.
-bool dnnlSgemm(Mat<float> a, Mat<float> b, float* c, int64_t m, int64_t n, int64_t k) {
-  const int threads = gemmThreads(m, n, k);
+/// Runs `f()` with OpenMP's thread count fixed at `threads` (no adjustment to the load average),
+/// so a library that splits its work between threads splits it the same way on every run.
+template <class F>
+void withFixedThreads(int threads, F&& f) {
 #ifdef _OPENMP
   const int savedThreads = omp_get_max_threads(), savedDynamic = omp_get_dynamic();
   omp_set_dynamic(0);
   omp_set_num_threads(threads);
 #endif
-  dnnl_status_t status = dnnl_sgemm(a.transposed() ? 'T' : 'N', b.transposed() ? 'T' : 'N', m, n, k, 1.0f, a.p,
-                                    a.ld(), b.p, b.ld(), 0.0f, c, n);
+  f();
 #ifdef _OPENMP
   omp_set_num_threads(savedThreads);
   omp_set_dynamic(savedDynamic);
 #endif
+}
+
+/// Every batch of a batched f32 product through one libxsmm kernel, the batches split over
+/// gemmThreads() threads for the whole product (a matrix read as column panels, WeightPanels:
+/// 8 x 64 x 512 per panel); false when a batch's product is beyond libxsmm's range (2^24
+/// multiply-adds) or libxsmm has no kernel for it. Each batch is one thread's product, so the
+/// result does not depend on the thread count.
+bool xsmmBatches(Mat<float> a, const std::vector<int64_t>& sa, Mat<float> b, const std::vector<int64_t>& sb, float* c,
+                 const std::vector<int64_t>& batch, int64_t batches, int64_t m, int64_t n, int64_t k) {
+  if (sgemmChoice() != SgemmLibrary::Auto || a.transposed() || b.transposed() || m < 2 || n < 2 ||
+      double(m) * double(n) * double(k) > double(1 << 24))
+    return false;
+  const libxsmm_blasint M = n, N = m, K = k, lda = b.rs, ldb = a.rs, ldc = n;
+  const float alpha = 1.0f, beta = 0.0f;
+  libxsmm_smmfunction kernel = libxsmm_smmdispatch(M, N, K, &lda, &ldb, &ldc, &alpha, &beta, nullptr, nullptr);
+  if (!kernel) return false;
+  withFixedThreads(gemmThreads(batches * m, n, k), [&] {
+#pragma omp parallel for schedule(static)
+    for (int64_t bi = 0; bi < batches; ++bi)
+      kernel(b.p + ref::stridedOffset(bi, batch, sb), a.p + ref::stridedOffset(bi, batch, sa), c + bi * m * n);
+  });
+  return true;
+}
+
+/// oneDNN's sgemm on gemmThreads() OpenMP threads, the count fixed for the call; an operand
+/// stored transposed goes with its trans flag and leading dimension.
+bool dnnlSgemm(Mat<float> a, Mat<float> b, float* c, int64_t m, int64_t n, int64_t k) {
+  dnnl_status_t status = dnnl_success;
+  withFixedThreads(gemmThreads(m, n, k), [&] {
+    status = dnnl_sgemm(a.transposed() ? 'T' : 'N', b.transposed() ? 'T' : 'N', m, n, k, 1.0f, a.p, a.ld(), b.p,
+                        b.ld(), 0.0f, c, n);
+  });
   return status == dnnl_success;
 }
 
@@ -265,6 +296,8 @@ std::optional<Tensor> matmul(const Tensor& viewA, const Tensor& viewB, MatmulAcc
   const bool fold = a.isContiguous() && allZero(sb) && batchA == batch;  // b shared by every batch: fold the batch into M
   auto run = [&]<class T>(const T* pa, const T* pb, T* po) {
     if (fold) return gemm(Mat<T>{pa, k, 1}, Mat<T>{pb, brs, bcs}, po, batches * m, n, k);
+    if constexpr (std::is_same_v<T, float>)
+      if (batches > 1 && xsmmBatches(Mat<T>{pa, ars, acs}, sa, Mat<T>{pb, brs, bcs}, sb, po, batch, batches, m, n, k)) return;
     for (int64_t bi = 0; bi < batches; ++bi)
       gemm(Mat<T>{pa + ref::stridedOffset(bi, batch, sa), ars, acs}, Mat<T>{pb + ref::stridedOffset(bi, batch, sb), brs, bcs},
            po + bi * m * n, m, n, k);
