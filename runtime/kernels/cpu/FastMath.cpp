@@ -1,5 +1,6 @@
 // Branch-free exp/sigmoid (double precision) and tanh (float) over float arrays; see FastMath.h.
 #include "kernels/cpu/FastMath.h"
+#include "kernels/cpu/TargetClones.h"
 
 // The clamps below are selects; with FP traps modelled GCC turns them back
 // into branches around the (constant-folded) saturated cases and gives up
@@ -11,14 +12,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define TEMPO_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#define TEMPO_TARGET(isa) __attribute__((target(isa)))
-#else
-#define TEMPO_CLONES
-#define TEMPO_TARGET(isa)
-#endif
 
 namespace tempo::cpu {
 namespace {

@@ -2,6 +2,7 @@
 #include "kernels/cpu/Matmul.h"
 
 #include "kernels/Broadcast.h"
+#include "kernels/cpu/RowProducts.h"
 
 #include <cblas.h>
 #include <libxsmm.h>
@@ -102,8 +103,19 @@ void withFixedThreads(int threads, F&& f) {
 #endif
 }
 
+/// OpenMP's thread count (OMP_NUM_THREADS, else one per core) when `parallel`, else 1: the
+/// count for products that split whole batches between threads, where it changes no bits.
+int batchThreads(bool parallel) {
+#ifdef _OPENMP
+  return parallel ? omp_get_max_threads() : 1;
+#else
+  (void)parallel;
+  return 1;
+#endif
+}
+
 /// Every batch of a batched f32 product through one libxsmm kernel, the batches split over
-/// gemmThreads() threads for the whole product (a matrix read as column panels, WeightPanels:
+/// batchThreads() from kParallelGemm multiply-adds in all (a matrix read as column panels, WeightPanels:
 /// 8 x 64 x 512 per panel); false when a batch's product is beyond libxsmm's range (2^24
 /// multiply-adds) or libxsmm has no kernel for it. Each batch is one thread's product, so the
 /// result does not depend on the thread count.
@@ -116,7 +128,7 @@ bool xsmmBatches(Mat<float> a, const std::vector<int64_t>& sa, Mat<float> b, con
   const float alpha = 1.0f, beta = 0.0f;
   libxsmm_smmfunction kernel = libxsmm_smmdispatch(M, N, K, &lda, &ldb, &ldc, &alpha, &beta, nullptr, nullptr);
   if (!kernel) return false;
-  withFixedThreads(gemmThreads(batches * m, n, k), [&] {
+  withFixedThreads(batchThreads(double(batches * m) * double(n) * double(k) >= kParallelGemm), [&] {
 #pragma omp parallel for schedule(static)
     for (int64_t bi = 0; bi < batches; ++bi)
       kernel(b.p + ref::stridedOffset(bi, batch, sb), a.p + ref::stridedOffset(bi, batch, sa), c + bi * m * n);
@@ -296,6 +308,14 @@ std::optional<Tensor> matmul(const Tensor& viewA, const Tensor& viewB, MatmulAcc
   const bool fold = a.isContiguous() && allZero(sb) && batchA == batch;  // b shared by every batch: fold the batch into M
   auto run = [&]<class T>(const T* pa, const T* pb, T* po) {
     if (fold) return gemm(Mat<T>{pa, k, 1}, Mat<T>{pb, brs, bcs}, po, batches * m, n, k);
+    if (m == 1 && batches > 1 && n * k <= kRowProductMaxWork) {  // decode's attention: one pass, no call per head
+      // Every core once the matrices hold 256 KiB (a KV-cache block, read from memory).
+      const int threads = batchThreads(batches * n * k * int64_t(sizeof(T)) >= (int64_t(256) << 10));
+      withFixedThreads(threads, [&] {
+        rowProducts(BatchedMatrix<T>{pa, sa, ars, acs}, BatchedMatrix<T>{pb, sb, brs, bcs}, po, batch, n, k, threads);
+      });
+      return;
+    }
     if constexpr (std::is_same_v<T, float>)
       if (batches > 1 && xsmmBatches(Mat<T>{pa, ars, acs}, sa, Mat<T>{pb, brs, bcs}, sb, po, batch, batches, m, n, k)) return;
     for (int64_t bi = 0; bi < batches; ++bi)
