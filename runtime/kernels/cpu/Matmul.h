@@ -7,7 +7,11 @@
 // batch (or a broadcast one) and the left's batch is the result's, the
 // batch folds into M and one gemm does it all; otherwise each batch is one
 // gemm on pointers into the operands (no per-batch copy; OpenBLAS 0.3.21 has
-// no cblas_?gemm_batch). M = 1 or N = 1 become OpenBLAS gemv, K = 0 gives zeros. An
+// no cblas_?gemm_batch), except two batched cases done in one pass over the
+// batches, split between threads a batch each (so the bits do not depend on the
+// count): small f32 products through one libxsmm kernel (the column panels of the
+// weight-panels pass), and products of M = 1 with small matrices (decode's
+// attention per head, RowProducts.h). M = 1 or N = 1 become OpenBLAS gemv, K = 0 gives zeros. An
 // operand may be a strided view (a permute view-selection folded into the
 // product): when one of its two matrix axes has unit stride the GEMM reads it
 // in place, with its trans flag and leading dimension, at any batch strides
