@@ -1,5 +1,7 @@
 #include "passes/GraphRewrite.h"
 
+#include "ops/TypeInference.h"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -176,6 +178,26 @@ Edge readOf(NodeId producer, std::vector<IndexAtom> atoms, const SourceRange& lo
   e.index = std::move(atoms);
   e.loc = loc;
   return e;
+}
+
+std::optional<NodeId> addBinaryLike(Graph& g, const Node& like, const Edge& a, const Edge& b, GraphChange& change) {
+  TypeResult type = inferType(like.op, like.attrs, {g.readType(a), g.readType(b)});
+  if (!std::holds_alternative<TensorType>(type)) return std::nullopt;
+  Node made = like;
+  made.id = -1;
+  made.name.clear();
+  made.type = std::get<TensorType>(type);
+  const NodeId id = g.addNode(made);
+  change.added.insert(id);
+  const Edge* operands[2] = {&a, &b};
+  for (int slot = 0; slot < 2; ++slot) {
+    Edge read = *operands[slot];
+    read.id = -1;
+    read.consumer = id;
+    read.inputIndex = slot;
+    g.addEdge(read);
+  }
+  return id;
 }
 
 void compactInputSlots(Graph& g, NodeId consumer) {

@@ -72,6 +72,10 @@ void replaceNode(Graph& g, NodeId from, NodeId to, GraphChange& change);
 void removeIfUnread(Graph& g, NodeId n, GraphChange& change);
 /// An unconditional read of `producer` through `atoms` (consumer and slot still to set).
 Edge readOf(NodeId producer, std::vector<IndexAtom> atoms, const SourceRange& loc);
+/// A new node applying `like`'s op and attributes over `like`'s domain to the reads `a` and
+/// `b` (copied, as its inputs 0 and 1), its type inferred from theirs; nullopt when the op
+/// does not type on them (nothing is added then).
+std::optional<NodeId> addBinaryLike(Graph& g, const Node& like, const Edge& a, const Edge& b, GraphChange& change);
 /// Renumbers the input slots of `consumer` to 0..k-1, keeping their order.
 void compactInputSlots(Graph& g, NodeId consumer);
 

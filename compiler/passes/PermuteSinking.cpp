@@ -1,6 +1,5 @@
 #include "passes/PermuteSinking.h"
 
-#include "ops/TypeInference.h"
 #include "passes/BatchAdapters.h"
 #include "passes/GraphRewrite.h"
 
@@ -53,22 +52,9 @@ bool sinkBelowMatmul(Graph& g, NodeId id, GraphChange& change) {
   const std::vector<int64_t>& perm = p.attrs.perm;
   if (perm.size() < 3 || perm.back() != static_cast<int64_t>(perm.size()) - 1) return false;
   if (g.readType(right).rank() != 2) return false;
-  TypeResult type = inferType(OpKind::MatMul, m.attrs, {g.readType(*pin), g.readType(right)});
-  if (!std::holds_alternative<TensorType>(type)) return false;
-  Node product = m;
-  product.id = -1;
-  product.name.clear();
-  product.type = std::get<TensorType>(type);
-  NodeId unpermuted = g.addNode(product);
-  change.added.insert(unpermuted);
-  const Edge operands[2] = {*pin, right};
-  for (int slot = 0; slot < 2; ++slot) {
-    Edge read = operands[slot];
-    read.id = -1;
-    read.consumer = unpermuted;
-    read.inputIndex = slot;
-    g.addEdge(read);
-  }
+  const std::optional<NodeId> product = addBinaryLike(g, m, *pin, right, change);
+  if (!product) return false;
+  const NodeId unpermuted = *product;
   NodeId permuted = addReader(g, OpKind::Permute, p.attrs, m.domain, readOf(unpermuted, identityAtoms(m.domain), left.loc), change);
   return finishSink(g, id, unpermuted, permuted, p.id, "sunk below the matmul", change);
 }

@@ -1,6 +1,5 @@
 #include "passes/WeightPanels.h"
 
-#include "ops/TypeInference.h"
 #include "passes/BatchAdapters.h"
 #include "passes/GraphRewrite.h"
 
@@ -44,14 +43,6 @@ std::optional<int64_t> rowsAtHints(const TensorType& left, const SymbolEnv& hint
   }
 }
 
-Edge inputRead(const Edge& e, NodeId consumer, int slot) {
-  Edge read = e;
-  read.id = -1;
-  read.consumer = consumer;
-  read.inputIndex = slot;
-  return read;
-}
-
 bool panelWeights(Graph& g, NodeId id, const SymbolEnv& hints, GraphChange& change) {
   const Node m = g.node(id);
   if (m.op != OpKind::MatMul || !m.attrs.permA.empty() || !m.attrs.permB.empty() || m.type.dtype != DType::F32)
@@ -79,16 +70,9 @@ bool panelWeights(Graph& g, NodeId id, const SymbolEnv& hints, GraphChange& chan
   // x @ P: [N/64, rows, 64] (a vector: [N/64, 64]), back to [rows, N] (or [N]).
   Edge panelRead = right;
   panelRead.producer = panels;
-  TypeResult type = inferType(OpKind::MatMul, m.attrs, {lt, g.readType(panelRead)});
-  if (!std::holds_alternative<TensorType>(type)) return false;
-  Node product = m;
-  product.id = -1;
-  product.name.clear();
-  product.type = std::get<TensorType>(type);
-  NodeId panelled = g.addNode(product);
-  change.added.insert(panelled);
-  g.addEdge(inputRead(left, panelled, 0));
-  g.addEdge(inputRead(panelRead, panelled, 1));
+  const std::optional<NodeId> product = addBinaryLike(g, m, left, panelRead, change);
+  if (!product) return false;
+  const NodeId panelled = *product;
   const std::vector<IndexAtom> here = identityAtoms(m.domain);
   NodeId ordered = panelled;
   if (lt.rank() == 2) ordered = addReader(g, OpKind::Permute, panelOrder, m.domain, readOf(panelled, here, m.loc), change);

@@ -41,6 +41,17 @@ inline GraphChange runPass(Graph& g, const std::string& name) {
   return snaps.at(0).change;
 }
 
+/// `source` lowered and run through the default pipeline up to and including `lastPass`
+/// (validated).
+inline Graph throughPass(const std::string& source, const std::string& lastPass) {
+  Graph g = lowered(source);
+  Pipeline p = defaultPipeline();
+  p.stopAfter(lastPass);
+  p.run(g);
+  EXPECT_TRUE(validateGraph(g).empty()) << joinProblems(validateGraph(g));
+  return g;
+}
+
 using Outputs = std::vector<std::pair<std::string, Tensor>>;
 
 /// Whether `snap` added up floats in another order than the program as

@@ -27,19 +27,10 @@ int count(const Graph& g, OpKind op) {
   return n;
 }
 
-Graph through(const std::string& source, const std::string& lastPass) {
-  Graph g = lowered(source);
-  Pipeline p = defaultPipeline();
-  p.stopAfter(lastPass);
-  p.run(g);
-  EXPECT_TRUE(validateGraph(g).empty()) << joinProblems(validateGraph(g));
-  return g;
-}
-
 TEST(PermuteSinking, HoistedProductReadsTheWindowInPlaceAndStepsTakeWindowsOfIt) {
-  Graph before = through(kRnn, "vectorisation");
+  Graph before = throughPass(kRnn, "vectorisation");
   ASSERT_EQ(count(before, OpKind::Permute), 1) << printGraph(before);
-  Graph after = through(kRnn, "permute-sinking");
+  Graph after = throughPass(kRnn, "permute-sinking");
   EXPECT_EQ(count(after, OpKind::Permute), 0) << printGraph(after);
   // The hoisted product over every step reads x's window as it lies: t first.
   bool hoisted = false;

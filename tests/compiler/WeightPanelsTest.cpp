@@ -36,15 +36,6 @@ const char* const kVector =
     "h[t] = tanh(h[t-1] @ W + x[t])\n"
     "out y = sum(h[0:T], dim=0)\n";
 
-Graph through(const std::string& source, const std::string& lastPass) {
-  Graph g = lowered(source);
-  Pipeline p = defaultPipeline();
-  p.stopAfter(lastPass);
-  p.run(g);
-  EXPECT_TRUE(validateGraph(g).empty()) << joinProblems(validateGraph(g));
-  return g;
-}
-
 /// The types of the matmuls' right operands, in node order.
 std::vector<std::string> rightOperands(const Graph& g) {
   std::vector<std::string> out;
@@ -58,8 +49,8 @@ std::vector<std::string> rightOperands(const Graph& g) {
 TEST(WeightPanels, AStepsProductReadsTheWeightsAsPanelsCopiedOnceWithTheSameOutputs) {
   for (const std::string& source : {recurrence(4, 512), std::string(kVector)}) {
     SCOPED_TRACE(source);
-    Graph before = through(source, "view-selection");
-    Graph after = through(source, "weight-panels");
+    Graph before = throughPass(source, "view-selection");
+    Graph after = throughPass(source, "weight-panels");
     EXPECT_EQ(rightOperands(before), std::vector<std::string>{"f32[512, 512]"}) << printGraph(before);
     EXPECT_EQ(rightOperands(after), std::vector<std::string>{"f32[8, 512, 64]"}) << printGraph(after);
     // The panels are made over W's own (empty) domain: once, not at every step.
@@ -78,7 +69,7 @@ TEST(WeightPanels, AStepsProductReadsTheWeightsAsPanelsCopiedOnceWithTheSameOutp
 TEST(WeightPanels, ManyRowsASmallMatrixOrAnUnevenWidthKeepTheProduct) {
   for (const std::string& source : {recurrence(64, 512), recurrence(4, 256), recurrence(4, 520)}) {
     SCOPED_TRACE(source);
-    Graph g = through(source, "view-selection");
+    Graph g = throughPass(source, "view-selection");
     const std::string text = printGraph(g);
     GraphChange change = runPass(g, "weight-panels");
     EXPECT_TRUE(change.empty()) << printGraph(g);
