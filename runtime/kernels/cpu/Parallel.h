@@ -5,11 +5,14 @@
 // (cost = rough cycles per item, 1 for an add) reaches kParallelThreshold,
 // else a single call on the calling thread, so small tensors never pay the
 // fork/join (a few microseconds; 1 << 15 simple element operations, about
-// 5 us of adds). Regions run with OpenMP's dynamic adjustment on: libgomp
-// then uses fewer threads when the load average says the other core is
-// busy — measured with bench/kernels on a loaded 2-core machine, a forced
-// second thread turned a 30 us tanh into 9 ms (the barrier waits for a
-// descheduled thread). `f` must not throw: an exception cannot leave an
+// 5 us of adds). Regions run on OpenMP's full thread count, dynamic adjustment
+// off, as the GEMMs do (Matmul.cpp): libgomp's adjustment reads the load average,
+// which counts this process's own spinning OpenMP threads, so during a run it gave
+// every region one thread (2026-12-04, interleaved A/B with it on: RNN T=512
+// 70-78 -> 70-71 us per step, decode S=256 4.6-5.3 -> 4.1-4.4 ms per token,
+// REINFORCE unchanged or faster; docs/performance.md). The price is the GEMMs'
+// too: on a machine loaded by other processes a region waits for a descheduled
+// thread (once measured: a 30 us tanh took 9 ms). `f` must not throw: an exception cannot leave an
 // OpenMP region. Without OpenMP everything runs on one thread.
 #pragma once
 
@@ -29,7 +32,7 @@ void parallelFor(int64_t n, int64_t cost, F&& f) {
   if (n <= 0) return;
 #ifdef _OPENMP
   if (n * cost >= kParallelThreshold && n > 1 && omp_get_max_threads() > 1) {
-    omp_set_dynamic(1);
+    omp_set_dynamic(0);  // see above: the load average counts our own threads
 #pragma omp parallel
     {
       int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
