@@ -13,8 +13,8 @@ std::string WeightPanels::description() const {
          "column block by column block, its rows far apart, and packs each block before it multiplies; the "
          "same bytes laid out as panels of 64 columns, each panel contiguous, are read front to back, about "
          "twice as fast here. This pass rewrites x @ W, when W is an f32 matrix of at least 1 MiB whose width "
-         "is a multiple of 64, x has at most 32 rows and W is read again along a dimension it does not vary "
-         "with, into x @ P: P = permute(reshape(W, [K, N/64, 64]), (1, 0, 2)) is copied once per value of W, "
+         "is a multiple of 64, x has at most 32 rows and each value of W is read at least 16 times (the "
+         "steps of a dimension it does not vary with, at the bound hints), into x @ P: P = permute(reshape(W, [K, N/64, 64]), (1, 0, 2)) is copied once per value of W, "
          "and the product's [N/64, rows, 64] result is put back in order by a permute and a reshape. Every "
          "output element is the same dot product (the GEMM may round it in another order).";
 }
@@ -25,12 +25,24 @@ constexpr int64_t kPanel = 64;                     ///< columns per panel: four 
 constexpr int64_t kMinWeightBytes = int64_t(1) << 20;  ///< beyond L2: streamed from farther away
 constexpr int64_t kMaxRows = 32;                   ///< a few rows: the product is bound by the weights' bytes
 
-/// Whether some dimension of the consumer's domain is one the read does not move along:
-/// the same value is read at every step of it.
-bool readAgain(const Node& consumer, const Edge& read) {
-  return std::any_of(consumer.domain.begin(), consumer.domain.end(), [&](const std::string& dim) {
-    return std::none_of(read.index.begin(), read.index.end(), [&](const IndexAtom& a) { return atomUses(a, dim); });
-  });
+/// Products per value of W from which the panel copy pays: the copy reads and writes W once
+/// (about three reads' time), each product then reads it in half the time.
+constexpr int64_t kMinReadsPerValue = 16;
+
+/// How many times the consumer reads each value of the operand at the hinted bounds: the
+/// product of the extents of the consumer's dimensions the read does not move along (1 when
+/// there are none; nullopt when an extent is unknown there).
+std::optional<int64_t> readsPerValue(const Graph& g, const Node& consumer, const Edge& read, const SymbolEnv& bounds) {
+  int64_t reads = 1;
+  for (const std::string& dim : consumer.domain) {
+    const bool moves =
+        std::any_of(read.index.begin(), read.index.end(), [&](const IndexAtom& a) { return atomUses(a, dim); });
+    if (moves) continue;
+    auto extent = bounds.find(g.boundOf(dim));
+    if (extent == bounds.end()) return std::nullopt;
+    reads *= std::max<int64_t>(extent->second, 1);
+  }
+  return reads;
 }
 
 /// The rows of the left operand at the hinted bounds (1 for a vector); nullopt when unknown.
@@ -56,7 +68,9 @@ bool panelWeights(Graph& g, NodeId id, const SymbolEnv& hints, GraphChange& chan
   const std::optional<int64_t> k = wt.shape[0].constantValue(), n = wt.shape[1].constantValue();
   if (!k || !n || *n % kPanel != 0 || *n < 2 * kPanel || *k * *n * 4 < kMinWeightBytes) return false;
   const std::optional<int64_t> rows = rowsAtHints(lt, hints);
-  if (!rows || *rows > kMaxRows || !readAgain(m, right)) return false;
+  if (!rows || *rows > kMaxRows) return false;
+  const std::optional<int64_t> reads = readsPerValue(g, m, right, hints);
+  if (!reads || *reads < kMinReadsPerValue) return false;
 
   // P = permute(reshape(W, [K, N/64, 64]), (1, 0, 2)) over W's own domain: once per value of W.
   const Node w = g.node(right.producer);
@@ -91,7 +105,12 @@ void WeightPanels::run(Graph& graph, PassContext& context) {
   std::vector<NodeId> matmuls;
   for (const auto& [id, n] : graph.nodes())
     if (n.op == OpKind::MatMul) matmuls.push_back(id);
-  const SymbolEnv bounds = context.hintedBounds(graph);
+  SymbolEnv bounds = context.hintedBounds(graph);
+  try {
+    bounds = graph.withDerivedBounds(bounds);
+  } catch (const std::exception&) {
+    // a derived bound without its inputs: products over its dimension are left as they are
+  }
   for (NodeId id : matmuls) panelWeights(graph, id, bounds, context.change);
 }
 

@@ -10,8 +10,8 @@
 // each panel K x 64 contiguous, multiplied panel by panel (bench/kernels,
 // MatmulStreamed; docs/performance.md). This pass rewrites such a product
 // x @ W (W a constant-shape f32 matrix of at least 1 MiB whose width is a multiple
-// of 64, read again along a dimension it does not vary with, x at most 32 rows at
-// the bound hints) into x @ P, with P = permute(reshape(W, [K, N/64, 64]), (1, 0, 2))
+// of 64, each value read at least 16 times along dimensions it does not vary with,
+// x at most 32 rows at the bound hints: fewer reads do not pay for the copy) into x @ P, with P = permute(reshape(W, [K, N/64, 64]), (1, 0, 2))
 // made once per value of W (a copy, over W's own domain), and the product's
 // [N/64, rows, 64] result put back in order by a permute and a reshape. It runs
 // after view-selection, so the panel copy stays a copy. Each output element is the

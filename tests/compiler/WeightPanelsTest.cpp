@@ -2,8 +2,8 @@
 // 1 MiB weight matrix at every step, so the matrix is copied once as column panels
 // (a permute of [K, N/64, 64]) and every step multiplies by the panels; the graph gives
 // the reference interpreter's outputs bit for bit (the same dot products, summed in
-// double). Many rows, a small matrix or a width that is not a multiple of 64 leave the
-// product as it was.
+// double). Many rows, a small matrix, a width that is not a multiple of 64 or fewer than
+// 16 steps (the copy would not pay) leave the product as it was.
 #include "PassTestUtil.h"
 
 #include "graph/GraphPrinter.h"
@@ -11,12 +11,12 @@
 namespace tempo::testing {
 namespace {
 
-/// An Elman recurrence over B sequences with an E x E weight matrix.
-std::string recurrence(int64_t batch, int64_t width) {
+/// An Elman recurrence of T steps over B sequences with an E x E weight matrix.
+std::string recurrence(int64_t batch, int64_t width, int64_t steps = 16) {
   const std::string e = std::to_string(width);
   return "dim t < T\n"
          "dim b < B\n"
-         "set T = 3, B = " + std::to_string(batch) + "\n"
+         "set T = " + std::to_string(steps) + ", B = " + std::to_string(batch) + "\n"
          "input x : f32[" + e + "] over (t, b) = hash(key=1, scale=1.0)\n"
          "param W : f32[" + e + ", " + e + "] = hash(key=2, scale=0.04)\n"
          "h : f32[" + e + "] over (t, b)\n"
@@ -28,7 +28,7 @@ std::string recurrence(int64_t batch, int64_t width) {
 /// The same with one sequence and no batch dimension: the product's left operand is a vector.
 const char* const kVector =
     "dim t < T\n"
-    "set T = 3\n"
+    "set T = 16\n"
     "input x : f32[512] over (t) = hash(key=1, scale=1.0)\n"
     "param W : f32[512, 512] = hash(key=2, scale=0.04)\n"
     "h : f32[512] over (t)\n"
@@ -66,8 +66,8 @@ TEST(WeightPanels, AStepsProductReadsTheWeightsAsPanelsCopiedOnceWithTheSameOutp
   }
 }
 
-TEST(WeightPanels, ManyRowsASmallMatrixOrAnUnevenWidthKeepTheProduct) {
-  for (const std::string& source : {recurrence(64, 512), recurrence(4, 256), recurrence(4, 520)}) {
+TEST(WeightPanels, ManyRowsASmallMatrixAnUnevenWidthOrFewStepsKeepTheProduct) {
+  for (const std::string& source : {recurrence(64, 512), recurrence(4, 256), recurrence(4, 520), recurrence(4, 512, 8)}) {
     SCOPED_TRACE(source);
     Graph g = throughPass(source, "view-selection");
     const std::string text = printGraph(g);

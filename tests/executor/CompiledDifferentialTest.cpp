@@ -202,7 +202,7 @@ TEST(CompiledDifferential, ProductsOfWeightsReadAsPanelsMatchTheReference) {
   checkProgram(R"(
 dim t < T
 dim b < B
-set T = 4, B = 6
+set T = 16, B = 6
 input x : f32[512] over (t, b) = hash(key=1, scale=1.0)
 param W : f32[512, 512] = hash(key=2, scale=0.04)
 h : f32[512] over (t, b)
@@ -212,7 +212,7 @@ out y = sum(h[0:T, b], dim=0)
 )", "panels.tpo", ".", true, 5);
   checkProgram(R"(
 dim t < T
-set T = 3
+set T = 16
 input x : f32[512] over (t) = hash(key=1, scale=1.0)
 param W : f32[512, 1024] = hash(key=2, scale=0.04)
 param V : f32[1024, 512] = hash(key=3, scale=0.03)
