@@ -14,9 +14,10 @@ std::string WeightPanels::description() const {
          "same bytes laid out as panels of 64 columns, each panel contiguous, are read front to back, about "
          "twice as fast here. This pass rewrites x @ W, when W is an f32 matrix of at least 1 MiB whose width "
          "is a multiple of 64, x has at most 32 rows and each value of W is read at least 16 times (the "
-         "steps of a dimension it does not vary with, at the bound hints), into x @ P: P = permute(reshape(W, [K, N/64, 64]), (1, 0, 2)) is copied once per value of W, "
-         "and the product's [N/64, rows, 64] result is put back in order by a permute and a reshape. Every "
-         "output element is the same dot product (the GEMM may round it in another order).";
+         "steps of a dimension it does not vary with, at the bound hints), into x @ P: "
+         "P = permute(reshape(W, [K, N/64, 64]), (1, 0, 2)) is copied once per value of W, and the product's "
+         "[N/64, rows, 64] result is put back in order by a permute and a reshape. Every output element is "
+         "the same dot product (the GEMM may round it in another order).";
 }
 
 namespace {
@@ -75,8 +76,8 @@ bool panelWeights(Graph& g, NodeId id, const SymbolEnv& hints, GraphChange& chan
   // P = permute(reshape(W, [K, N/64, 64]), (1, 0, 2)) over W's own domain: once per value of W.
   const Node w = g.node(right.producer);
   const std::vector<IndexAtom> wPoint = identityAtoms(w.domain);
-  NodeId split = addReader(g, OpKind::Reshape, targetShape({IndexExpr(*k), IndexExpr(*n / kPanel), IndexExpr(kPanel)}), w.domain,
-                           readOf(w.id, wPoint, right.loc), change);
+  const OpAttrs panelShape = targetShape({IndexExpr(*k), IndexExpr(*n / kPanel), IndexExpr(kPanel)});
+  NodeId split = addReader(g, OpKind::Reshape, panelShape, w.domain, readOf(w.id, wPoint, right.loc), change);
   OpAttrs panelOrder;
   panelOrder.perm = {1, 0, 2};
   NodeId panels = addReader(g, OpKind::Permute, panelOrder, w.domain, readOf(split, wPoint, right.loc), change);

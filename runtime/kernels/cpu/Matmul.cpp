@@ -75,13 +75,19 @@ struct Mat {
   int64_t ld() const { return transposed() ? cs : rs; }
 };
 
-/// C[m, n] = A[m, k] @ B[k, n] row-major through a libxsmm kernel; false when it has none.
-/// libxsmm is column-major: the same memory is C^T[n, m] = B^T[n, k] A^T[k, m].
-bool xsmmSgemm(Mat<float> a, Mat<float> b, float* c, int64_t m, int64_t n, int64_t k) {
-  if (a.transposed() || b.transposed()) return false;
+/// libxsmm's kernel for C[m, n] = A[m, k] @ B[k, n] row-major at the operands' leading
+/// dimensions, called as kernel(B, A, C); nullptr for a transposed operand or a shape it has no
+/// kernel for. libxsmm is column-major: the same memory is C^T[n, m] = B^T[n, k] A^T[k, m].
+libxsmm_smmfunction xsmmKernel(Mat<float> a, Mat<float> b, int64_t m, int64_t n, int64_t k) {
+  if (a.transposed() || b.transposed()) return nullptr;
   const libxsmm_blasint M = n, N = m, K = k, lda = b.rs, ldb = a.rs, ldc = n;
   const float alpha = 1.0f, beta = 0.0f;
-  libxsmm_smmfunction kernel = libxsmm_smmdispatch(M, N, K, &lda, &ldb, &ldc, &alpha, &beta, nullptr, nullptr);
+  return libxsmm_smmdispatch(M, N, K, &lda, &ldb, &ldc, &alpha, &beta, nullptr, nullptr);
+}
+
+/// C[m, n] = A[m, k] @ B[k, n] row-major through a libxsmm kernel; false when it has none.
+bool xsmmSgemm(Mat<float> a, Mat<float> b, float* c, int64_t m, int64_t n, int64_t k) {
+  libxsmm_smmfunction kernel = xsmmKernel(a, b, m, n, k);
   if (!kernel) return false;
   kernel(b.p, a.p, c);
   return true;
@@ -121,12 +127,9 @@ int batchThreads(bool parallel) {
 /// result does not depend on the thread count.
 bool xsmmBatches(Mat<float> a, const std::vector<int64_t>& sa, Mat<float> b, const std::vector<int64_t>& sb, float* c,
                  const std::vector<int64_t>& batch, int64_t batches, int64_t m, int64_t n, int64_t k) {
-  if (sgemmChoice() != SgemmLibrary::Auto || a.transposed() || b.transposed() || m < 2 || n < 2 ||
-      double(m) * double(n) * double(k) > double(1 << 24))
+  if (sgemmChoice() != SgemmLibrary::Auto || m < 2 || n < 2 || double(m) * double(n) * double(k) > double(1 << 24))
     return false;
-  const libxsmm_blasint M = n, N = m, K = k, lda = b.rs, ldb = a.rs, ldc = n;
-  const float alpha = 1.0f, beta = 0.0f;
-  libxsmm_smmfunction kernel = libxsmm_smmdispatch(M, N, K, &lda, &ldb, &ldc, &alpha, &beta, nullptr, nullptr);
+  libxsmm_smmfunction kernel = xsmmKernel(a, b, m, n, k);
   if (!kernel) return false;
   withFixedThreads(batchThreads(double(batches * m) * double(n) * double(k) >= kParallelGemm), [&] {
 #pragma omp parallel for schedule(static)

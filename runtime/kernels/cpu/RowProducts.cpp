@@ -3,6 +3,7 @@
 
 #include "kernels/Broadcast.h"
 #include "kernels/cpu/TargetClones.h"
+#include "tensor/Tensor.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -70,8 +71,7 @@ void productsOf(const double* a, const int64_t* ao, int64_t as, const double* b,
 template <class T>
 void rowProducts(const BatchedMatrix<T>& a, const BatchedMatrix<T>& b, T* out, const std::vector<int64_t>& batch,
                  int64_t n, int64_t k, int threads) {
-  int64_t batches = 1;
-  for (int64_t d : batch) batches *= d;
+  const int64_t batches = shapeNumel(batch);
   std::vector<int64_t> ao(batches), bo(batches);
   for (int64_t bi = 0; bi < batches; ++bi) {
     ao[bi] = ref::stridedOffset(bi, batch, a.batchStrides);
