@@ -170,4 +170,11 @@ NodeId AdjointBuilder::guarded(NodeId v, const Condition& cond) {
   return typed(OpKind::Merge, t, {AdjointInput{v, {}, true, cond}, AdjointInput::at(z)});
 }
 
+NodeId AdjointBuilder::guardedRead(AdjointInput in) {
+  if (in.condition.isAlways()) return op(OpKind::Identity, {std::move(in)});
+  const TensorType t = readType(in);
+  NodeId z = zeros(t);
+  return typed(OpKind::Merge, t, {std::move(in), AdjointInput::at(z)});
+}
+
 }  // namespace tempo

@@ -78,6 +78,9 @@ public:
   NodeId sumToShape(NodeId g, const std::vector<IndexExpr>& shape);
   /// `v` where `cond` holds, zeros elsewhere (just `v` when cond is always true).
   NodeId guarded(NodeId v, const Condition& cond);
+  /// The value read through `in` where its condition holds, zeros elsewhere: a merge whose
+  /// branch reads only there (an identity read when the condition is always true).
+  NodeId guardedRead(AdjointInput in);
 
 private:
   std::vector<IndexAtom> identityAtoms(NodeId producer) const;

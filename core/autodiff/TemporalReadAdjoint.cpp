@@ -2,6 +2,7 @@
 
 #include "autodiff/ReaderRange.h"
 #include "autodiff/ValidityGuards.h"
+#include "graph/GraphAlgorithms.h"
 
 #include <algorithm>
 #include <map>
@@ -114,6 +115,40 @@ std::optional<RunningSum> runningSumFor(const Graph& g, IslContext& ctx, const E
   return std::nullopt;
 }
 
+/// For a consumer dimension `s` that no atom of `e` mentions, when the consumer feeds the
+/// producer (`q[t] = q[t-1] + p[0]` with p reading q[t-1]): summing the consumer's points
+/// along `s` at once would make a value over fewer dimensions, in the cycle of the backward
+/// recurrences. A running sum along `s` keeps the cycle over one domain, if it runs the
+/// way the backward recurrence does: the forward reads along `s` inside the recurrence all
+/// go into the past (the gradient flows from the future: sum from s to the end) or all into
+/// the future (sum from the start to s). nullopt otherwise.
+std::optional<RunningSum> recurrenceDirection(const Graph& g, IslContext& ctx, const Edge& e, const std::string& s) {
+  std::set<NodeId> cycle;
+  for (const std::vector<NodeId>& comp : stronglyConnectedComponents(g))
+    if (std::find(comp.begin(), comp.end(), e.consumer) != comp.end()) cycle.insert(comp.begin(), comp.end());
+  std::vector<std::string> params = g.boundNames();
+  bool past = false, future = false;
+  for (const auto& [id, edge] : g.edges()) {
+    if (!cycle.count(edge.consumer) || !cycle.count(edge.producer)) continue;
+    const Node& c = g.node(edge.consumer);
+    const Node& p = g.node(edge.producer);
+    if (std::find(c.domain.begin(), c.domain.end(), s) == c.domain.end()) continue;
+    std::vector<IndexExpr> bounds;
+    for (const std::string& d : c.domain) bounds.push_back(IndexExpr::bound(g.boundOf(d)));
+    PointSet box = PointSet::box(ctx, c.domain, bounds, params);
+    auto always = [&](const Constraint& k) { return box.isSubsetOf(PointSet::fromConstraints(ctx, c.domain, params, {k})); };
+    for (size_t i = 0; i < edge.index.size() && i < p.domain.size(); ++i) {
+      if (p.domain[i] != s) continue;
+      const IndexAtom& a = edge.index[i];
+      IndexExpr hi = a.isSlice() ? *a.stop : a.start + 1;
+      past = past || always({hi, Constraint::Rel::Le, IndexExpr::dim(s)});
+      future = future || always({a.start, Constraint::Rel::Ge, IndexExpr::dim(s) + 1});
+    }
+  }
+  if (past == future) return std::nullopt;
+  return RunningSum{s, past};
+}
+
 /// `v` (over b's domain) summed along `run.dim`: R[s] = v[s] + R[s + 1] up to
 /// the last point (suffix), or R[s] = v[s] + R[s - 1] from the first (prefix).
 /// A recurrence, so each point costs one addition of v's size.
@@ -129,6 +164,32 @@ NodeId runningSum(AdjointBuilder& b, NodeId v, const RunningSum& run) {
   b.connect(r, 0, AdjointInput{add, {}, true, Condition::of({more})});
   b.connect(r, 1, AdjointInput::at(v));
   return r;
+}
+
+/// The one coordinate consumer dimension `s` has wherever `guard` holds in c's box, if
+/// there is one: a branch taken only at `t == 0` (or `t == T - 1`) reads its producer there
+/// alone. The candidates are the first and last coordinates and every `s == k` the guard
+/// states (k free of dimensions), each checked with isl. nullopt when the guard holds nowhere.
+std::optional<IndexExpr> pinnedCoordinate(const Graph& g, IslContext& ctx, const Node& c, const std::string& s,
+                                          const Condition& guard) {
+  if (guard.isAlways() || guard.isNever()) return std::nullopt;
+  IndexExpr extent = IndexExpr::bound(g.boundOf(s));
+  std::vector<IndexExpr> candidates{IndexExpr(0), extent - 1};
+  for (const std::vector<Constraint>& conj : guard.disjuncts())
+    for (const Constraint& k : conj) {
+      if (k.rel != Constraint::Rel::Eq) continue;
+      if (k.lhs == IndexExpr::dim(s) && !k.rhs.dependsOnKind(SymbolKind::Dim)) candidates.push_back(k.rhs);
+      if (k.rhs == IndexExpr::dim(s) && !k.lhs.dependsOnKind(SymbolKind::Dim)) candidates.push_back(k.lhs);
+    }
+  std::vector<IndexExpr> bounds;
+  for (const std::string& d : c.domain) bounds.push_back(IndexExpr::bound(g.boundOf(d)));
+  std::vector<std::string> params = g.boundNames();
+  PointSet live = PointSet::box(ctx, c.domain, bounds, params).intersect(guard.toPointSet(ctx, c.domain, params));
+  if (live.isEmpty()) return std::nullopt;
+  for (const IndexExpr& k : candidates)
+    if (live.isSubsetOf(PointSet::fromConstraints(ctx, c.domain, params, {{IndexExpr::dim(s), Constraint::Rel::Eq, k}})))
+      return k;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -176,10 +237,29 @@ NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId read
   // are summed once, over the consumer's domain without them. A single
   // remaining free dimension becomes a running sum (runningSumFor), read at
   // one point per q: O(extent) work per q instead of O(readers * extent).
+  // A consumer dimension no atom mentions but the guard pins to one coordinate (the branch
+  // `p[0] = tanh(q[0])` is live at t == 0 only) is read at that coordinate, under the
+  // boundary condition, instead of summed: the sum would make q's gradient depend on the
+  // gradient at every t, a cycle through a value over fewer dimensions when the
+  // recurrences are coupled (q reads p[t-1]).
   AdjointBuilder pb(g, p.domain, p.loc);
+  std::map<std::string, IndexExpr> pinned;
+  for (const std::string& sj : c.domain)
+    if (!inv.fixed.count(sj) && !mentions(e, sj))
+      if (std::optional<IndexExpr> k = pinnedCoordinate(g, ctx, c, sj, guard)) pinned.emplace(sj, *k);
+  // Without free dimensions, one whole dimension of a recurrence through `e` is summed by a
+  // running sum instead (recurrenceDirection), read at its end.
+  std::optional<RunningSum> wholeRun;
+  bool anyFree = false;
+  for (const std::string& sj : c.domain) anyFree = anyFree || (!inv.fixed.count(sj) && !pinned.count(sj) && mentions(e, sj));
+  if (!anyFree && dependsOn(g, e.producer, e.consumer))
+    for (const std::string& sj : c.domain)
+      if (!wholeRun && !inv.fixed.count(sj) && !pinned.count(sj)) wholeRun = recurrenceDirection(g, ctx, e, sj);
   std::vector<std::string> freeDims, kept, whole;
   for (const std::string& sj : c.domain) {
-    if (auto it = inv.fixed.find(sj); it != inv.fixed.end()) {
+    if (pinned.count(sj) || (wholeRun && wholeRun->dim == sj)) {
+      kept.push_back(sj);
+    } else if (auto it = inv.fixed.find(sj); it != inv.fixed.end()) {
       boundary.push_back({it->second, Constraint::Rel::Ge, 0});
       boundary.push_back({it->second, Constraint::Rel::Lt, IndexExpr::bound(g.boundOf(sj))});
       kept.push_back(sj);
@@ -199,9 +279,12 @@ NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId read
     for (size_t a = 0; a < whole.size(); ++a) axes.push_back(static_cast<int64_t>(a));
     scattered = kb.reduceSum(kb.op(OpKind::Identity, {AdjointInput::through(scattered, atoms)}), axes, false);
   }
-  std::optional<RunningSum> run;
+  std::optional<RunningSum> run = wholeRun;
   if (freeDims.size() == 1) run = runningSumFor(g, ctx, e, freeDims[0]);
   if (run) scattered = runningSum(kb, scattered, *run);
+  std::vector<Constraint> where = dropImpliedByBox(g, ctx, p.domain, boundary);
+  const Condition boundaryHolds = where.empty() ? Condition::always() : Condition::of(where);
+  const bool readsInBoundary = !pinned.empty() || wholeRun;
   auto readersSum = [&](const ReaderCase& rc) {
     std::vector<IndexAtom> atoms;
     std::vector<Constraint> someReader;  // for a running sum: q has a reader at all
@@ -211,6 +294,8 @@ NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId read
       auto r = rc.ranges.find(sj);
       if (auto it = inv.fixed.find(sj); it != inv.fixed.end()) {
         atoms.push_back(IndexAtom::point(it->second));
+      } else if (auto pin = pinned.find(sj); pin != pinned.end()) {
+        atoms.push_back(IndexAtom::point(pin->second));
       } else if (run && r == rc.ranges.end()) {  // readers unknown: the whole running sum
         atoms.push_back(IndexAtom::point(run->suffix ? IndexExpr(0) : extent - 1));
       } else if (run) {
@@ -228,7 +313,8 @@ NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId read
         ++summed;
       }
     }
-    NodeId r = pb.op(OpKind::Identity, {AdjointInput::through(scattered, atoms)});
+    // A pinned or whole running-sum read is conditional itself: no point outside the boundary reads it.
+    NodeId r = pb.guardedRead(AdjointInput::through(scattered, atoms, readsInBoundary ? boundaryHolds : Condition::always()));
     for (size_t k = 0; k < picks.size(); ++k)
       r = pb.slice(r, summed + static_cast<int64_t>(k), picks[k].second, picks[k].second + 1);
     std::vector<int64_t> axes;
@@ -249,8 +335,7 @@ NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId read
     }
     r = pb.typed(OpKind::Merge, p.type, std::move(branches));
   }
-  std::vector<Constraint> where = dropImpliedByBox(g, ctx, p.domain, boundary);
-  return pb.guarded(r, where.empty() ? Condition::always() : Condition::of(where));
+  return readsInBoundary ? r : pb.guarded(r, boundaryHolds);
 }
 
 }  // namespace tempo

@@ -232,12 +232,33 @@ public:
       if (g.node(n).op == OpKind::Merge && !g.node(n).name.empty() && anchor->name.empty()) anchor = &g.node(n);
       if (seen.insert(g.node(n).domain).second) domains += (domains.empty() ? "" : " and ") + tupleString(g.node(n).domain);
     }
-    cx_.error(anchor->loc, "the recurrence through '" + (anchor->name.empty() ? "%" + std::to_string(anchor->id) : anchor->name) +
-                               "' mixes values over " + domains +
+    std::string what = "the recurrence through " + userNames(comp);
+    if (anchor->name.empty()) what = "the gradient of " + what;  // only nodes `grad` added: named after their tensors
+    cx_.error(anchor->loc, what + " mixes values over " + domains +
                                "; such a cycle must go strictly into the past (or the future) along a dimension they all share");
   }
 
 private:
+  /// `'p' and 'q'`: the named tensors of a cycle; when it has none (the nodes `grad` adds),
+  /// the tensors declared where those nodes come from (they keep the forward node's range).
+  std::string userNames(const std::vector<NodeId>& comp) const {
+    const Graph& g = cx_.graph;
+    std::vector<std::string> names;
+    auto add = [&](const std::string& name) {
+      if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    };
+    for (NodeId n : comp) add(g.node(n).name);
+    if (names.empty())
+      for (NodeId n : comp)
+        for (const auto& [id, other] : g.nodes())
+          if (!other.name.empty() && other.loc.begin == g.node(n).loc.begin) add(other.name);
+    if (names.empty()) return "'%" + std::to_string(comp.front()) + "'";
+    std::string text;
+    for (size_t i = 0; i < names.size(); ++i)
+      text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + ("'" + names[i] + "'");
+    return text;
+  }
+
   std::vector<std::string> vars(const Edge& e, const std::string& dim) const {
     std::vector<std::string> v = cx_.graph.node(e.consumer).domain;
     v.push_back(primed(dim));

@@ -1,5 +1,5 @@
-// Gradient checks: for every differentiable primitive and every temporal read
-// form, the SDG autodiff agrees with central finite differences in f64 (see
+// Gradient checks: for every differentiable primitive, every temporal read
+// form and coupled recurrences (LSTM-like), the SDG autodiff agrees with central finite differences in f64 (see
 // AutodiffTestUtil.h for the step and the tolerance), boundary points included.
 #include "AutodiffTestUtil.h"
 
@@ -144,6 +144,51 @@ std::vector<GradCase> temporalCases() {
   };
 }
 
+/// Recurrences that read each other (issue 14): the base case of one reads another at its
+/// first (or last) step, and one may read another's fixed step from every step.
+std::vector<GradCase> coupledCases() {
+  const std::string xw = "param x : f64[3] over (t) = normal(seed=1)\nparam M : f64[3, 3] = normal(seed=2, std=0.3)\n";
+  return {
+      {"two_tensors_into_the_past",  // the issue's example: p[0] reads q[0]
+       kTime + xw + "p : f64[3] over (t)\nq : f64[3] over (t)\n"
+                    "q[0] = tanh(x[0] @ M)\nq[t] = q[t-1] * 0.5 + tanh(x[t] @ M + p[t-1])\n"
+                    "p[0] = tanh(q[0])\np[t] = tanh(q[t]) * p[t-1]\n"
+                    "out loss = sum(sum(p[0:T], dim=0), dim=0)\n",
+       {"x", "M"}},
+      {"three_tensors_into_the_future",
+       kTime + xw + "a : f64[3] over (t)\nb : f64[3] over (t)\nc : f64[3] over (t)\n"
+                    "a[T-1] = tanh(x[T-1] @ M)\nb[T-1] = sin(a[T-1])\nc[T-1] = a[T-1] * b[T-1]\n"
+                    "a[t] = tanh(x[t] @ M + c[t+1])\nb[t] = b[t+1] * 0.5 + a[t] * a[t]\nc[t] = tanh(b[t] + a[t+1])\n"
+                    "out loss = sum(sum(c[0:T] * b[0:T], dim=0), dim=0)\n",
+       {"x", "M"}},
+      {"lstm",
+       kBatchTime + "param x : f64[2] over (b, t) = normal(seed=1)\n"
+                    "param Wi : f64[2, 2] = normal(seed=2, std=0.5)\nparam Wf : f64[2, 2] = normal(seed=3, std=0.5)\n"
+                    "param Wg : f64[2, 2] = normal(seed=4, std=0.5)\nparam Wo : f64[2, 2] = normal(seed=5, std=0.5)\n"
+                    "param Uf : f64[2, 2] = normal(seed=6, std=0.5)\nparam Ug : f64[2, 2] = normal(seed=7, std=0.5)\n"
+                    "h : f64[2] over (b, t)\nc : f64[2] over (b, t)\n"
+                    "c[b, 0] = sigmoid(x[b, 0] @ Wi) * tanh(x[b, 0] @ Wg)\n"
+                    "h[b, 0] = sigmoid(x[b, 0] @ Wo) * tanh(c[b, 0])\n"
+                    "c[b, t] = sigmoid(x[b, t] @ Wf + h[b, t-1] @ Uf) * c[b, t-1] + sigmoid(x[b, t] @ Wi) * "
+                    "tanh(x[b, t] @ Wg + h[b, t-1] @ Ug)\n"
+                    "h[b, t] = sigmoid(x[b, t] @ Wo) * tanh(c[b, t])\n"
+                    "out loss = sum(h * h)\n",
+       {"x", "Wi", "Uf", "Ug"}},
+      {"first_step_read_from_every_step",  // q reads p[0] at every t: a running sum from t to the end
+       kTime + xw + "p : f64[3] over (t)\nq : f64[3] over (t)\n"
+                    "p[0] = tanh(x[0] @ M)\np[t] = p[t-1] * tanh(q[t-1])\n"
+                    "q[0] = x[0]\nq[t] = q[t-1] * 0.5 + p[0]\n"
+                    "out loss = sum(sum(p[0:T], dim=0), dim=0)\n",
+       {"x", "M"}},
+      {"last_step_read_from_every_step",  // and into the future: a running sum from the start to t
+       kTime + xw + "p : f64[3] over (t)\nq : f64[3] over (t)\n"
+                    "p[T-1] = tanh(x[T-1] @ M)\np[t] = p[t+1] * tanh(q[t+1])\n"
+                    "q[T-1] = x[T-1]\nq[t] = q[t+1] * 0.5 + p[T-1]\n"
+                    "out loss = sum(sum(p[0:T] * x[0:T], dim=0), dim=0)\n",
+       {"x", "M"}},
+  };
+}
+
 class PrimitiveGradients : public ::testing::TestWithParam<GradCase> {};
 class TemporalReadGradients : public ::testing::TestWithParam<GradCase> {};
 
@@ -157,10 +202,18 @@ TEST_P(TemporalReadGradients, MatchFiniteDifferences) {
   expectGradientsMatchFiniteDifferences(c.program, "loss", c.targets, c.name);
 }
 
+class CoupledRecurrenceGradients : public ::testing::TestWithParam<GradCase> {};
+
+TEST_P(CoupledRecurrenceGradients, MatchFiniteDifferences) {
+  const GradCase& c = GetParam();
+  expectGradientsMatchFiniteDifferences(c.program, "loss", c.targets, c.name);
+}
+
 std::string caseName(const ::testing::TestParamInfo<GradCase>& info) { return info.param.name; }
 
 INSTANTIATE_TEST_SUITE_P(Autodiff, PrimitiveGradients, ::testing::ValuesIn(primitiveCases()), caseName);
 INSTANTIATE_TEST_SUITE_P(Autodiff, TemporalReadGradients, ::testing::ValuesIn(temporalCases()), caseName);
+INSTANTIATE_TEST_SUITE_P(Autodiff, CoupledRecurrenceGradients, ::testing::ValuesIn(coupledCases()), caseName);
 
 TEST(AutodiffRnn, BackpropagationThroughTimeMatchesFiniteDifferences) {
   const std::string rnn =

@@ -1,4 +1,4 @@
-// The RNN example's gradients under BPTT against PyTorch autograd.
+// The RNN example's gradients under BPTT against PyTorch autograd, and an LSTM's.
 //
 // scripts/rnn_grad_reference.py computed, in float64 with torch autograd, the
 // loss sum(y * y) of resources/examples/rnn.tpo and its gradients with respect
@@ -10,6 +10,7 @@
 //    the arrays as exact f64 copies), with grad() calls in the program;
 //  - resources/examples/rnn.tpo itself, in float32, with the same loss and
 //    grad() lines appended.
+// tests/data/lstm_grad/ holds the same for an LSTM in float64 (scripts/lstm_grad_reference.py).
 // The error of a gradient a against the reference r is the normwise relative
 // error max_i |a_i - r_i| / max_i |r_i| (one number per gradient tensor; an
 // element-wise ratio would be dominated by the near-zero elements). In f64
@@ -35,7 +36,7 @@
 namespace tempo::testing {
 namespace {
 
-const std::vector<std::string> kTargets = {"W", "U", "bias", "x"};
+const std::vector<std::string> kRnnTargets = {"W", "U", "bias", "x"};
 
 /// The loss and gradient lines of tests/data/rnn_grad/rnn_bptt.tpo, appended to the example.
 const std::string kGradientLines =
@@ -45,7 +46,7 @@ const std::string kGradientLines =
     "out grad_bias = grad(loss, bias)\n"
     "out grad_x = grad(loss, x)\n";
 
-std::filesystem::path referenceDir() { return sourceDir() / "tests" / "data" / "rnn_grad"; }
+std::filesystem::path referenceDir(const std::string& name = "rnn_grad") { return sourceDir() / "tests" / "data" / name; }
 
 std::string readText(const std::filesystem::path& p) {
   std::ifstream in(p);
@@ -70,9 +71,11 @@ std::map<std::string, Tensor> byName(const std::vector<std::pair<std::string, Te
   return m;
 }
 
-/// Runs `source` through both engines and checks the loss and every gradient against PyTorch.
+/// Runs `source` through both engines and checks the loss and the gradient of every target
+/// against PyTorch's in `reference` (loss.npy, grad_TARGET.npy).
 void expectMatchesPyTorch(const std::string& source, const std::string& fileName, const std::string& baseDir,
-                          double tolerance) {
+                          double tolerance, const std::filesystem::path& reference = referenceDir(),
+                          const std::vector<std::string>& targets = kRnnTargets) {
   FrontendResult r = compileSource(source, fileName, baseDir);
   ASSERT_TRUE(r.ok()) << r.renderedDiagnostics();
   const std::map<std::string, std::map<std::string, Tensor>> engines = {
@@ -80,13 +83,13 @@ void expectMatchesPyTorch(const std::string& source, const std::string& fileName
       {"compiled engine", byName(runCompiled(compileProgram(r.graph, defaultPipeline()), r.graph.boundDefaults).outputs)},
   };
   for (const auto& [engine, outputs] : engines) {
-    Tensor wantLoss = readNpy((referenceDir() / "loss.npy").string());
-    const Tensor& loss = outputs.at("loss");  // over (b): the loss is the sum of its values
+    Tensor wantLoss = readNpy((reference / "loss.npy").string());
+    const Tensor& loss = outputs.at("loss");  // over a domain: the loss is the sum of its values
     double got = 0;
     for (int64_t i = 0; i < loss.numel(); ++i) got += loss.at(i);
     EXPECT_NEAR(got, wantLoss.at(0), tolerance * std::fabs(wantLoss.at(0))) << fileName << ", " << engine;
-    for (const std::string& target : kTargets) {
-      Tensor want = readNpy((referenceDir() / ("grad_" + target + ".npy")).string());
+    for (const std::string& target : targets) {
+      Tensor want = readNpy((reference / ("grad_" + target + ".npy")).string());
       const Tensor& grad = outputs.at("grad_" + target);
       ASSERT_EQ(grad.shape(), want.shape()) << fileName << ", " << engine << ": grad_" << target;
       double err = normwiseRelativeError(grad, want);
@@ -104,6 +107,13 @@ TEST(AutodiffPyTorchReference, RnnInFloat64MatchesPyTorchOnBothEngines) {
 TEST(AutodiffPyTorchReference, RnnExampleInFloat32MatchesPyTorchOnBothEngines) {
   std::filesystem::path examples = sourceDir() / "resources" / "examples";
   expectMatchesPyTorch(readText(examples / "rnn.tpo") + kGradientLines, "rnn.tpo", examples.string(), 1e-4);
+}
+
+// Coupled recurrences (issue 14): the cell and the hidden state read each other.
+TEST(AutodiffPyTorchReference, LstmInFloat64MatchesPyTorchOnBothEngines) {
+  std::filesystem::path dir = referenceDir("lstm_grad");
+  expectMatchesPyTorch(readText(dir / "lstm_bptt.tpo"), "lstm_bptt.tpo", dir.string(), 1e-10, dir,
+                       {"Wf", "Ui", "Uf", "Uo", "bf", "x"});
 }
 
 }  // namespace
