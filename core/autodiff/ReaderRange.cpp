@@ -85,9 +85,10 @@ std::optional<ReaderRange> rangeOf(const Graph& g, IslContext& ctx, const Edge& 
     const IndexAtom& a = e.index[i];
     if (!a.start.dependsOn(s) && !(a.isSlice() && a.stop->dependsOn(s))) continue;
     IndexExpr q = IndexExpr::dim(pd[i]);
-    IndexExpr hi = a.isSlice() ? *a.stop : a.start + 1;
     std::optional<IndexExpr> readsUpTo = count.atMost(a.start, q);  // lo(s) <= q
-    std::optional<IndexExpr> pastQ = count.atMost(hi, q);           // hi(s) <= q: q already left behind
+    // hi(s) <= q: q already left behind; for a point, lo(s) <= q - 1 (`s // 2 + 1` is no
+    // floor division the counter knows, `s // 2` is).
+    std::optional<IndexExpr> pastQ = a.isSlice() ? count.atMost(*a.stop, q) : count.atMost(a.start, q - 1);
     if (!readsUpTo || !pastQ) return std::nullopt;
     first = first ? IndexExpr::max(*first, *pastQ) : *pastQ;
     end = end ? IndexExpr::min(*end, *readsUpTo) : *readsUpTo;

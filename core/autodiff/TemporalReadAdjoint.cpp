@@ -283,8 +283,8 @@ NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId read
   if (freeDims.size() == 1) run = runningSumFor(g, ctx, e, freeDims[0]);
   if (run) scattered = runningSum(kb, scattered, *run);
   std::vector<Constraint> where = dropImpliedByBox(g, ctx, p.domain, boundary);
-  const Condition boundaryHolds = where.empty() ? Condition::always() : Condition::of(where);
-  const bool readsInBoundary = !pinned.empty() || wholeRun;
+  std::vector<ReaderCase> readers = readerCases(g, ctx, e, p.domain, freeDims);
+  const size_t cases = readers.size();
   auto readersSum = [&](const ReaderCase& rc) {
     std::vector<IndexAtom> atoms;
     std::vector<Constraint> someReader;  // for a running sum: q has a reader at all
@@ -313,29 +313,29 @@ NodeId temporalReadAdjoint(Graph& g, IslContext& ctx, const Edge& e, NodeId read
         ++summed;
       }
     }
-    // A pinned or whole running-sum read is conditional itself: no point outside the boundary reads it.
-    NodeId r = pb.guardedRead(AdjointInput::through(scattered, atoms, readsInBoundary ? boundaryHolds : Condition::always()));
+    // The read is made only where it is used (inside the boundary, in this case of the
+    // domain, where q has a reader), a condition of the read itself: an unconditional read
+    // would let every point depend on the one it reads, which in a recurrence through `e`
+    // is a cycle the front end rightly cannot order.
+    std::vector<Constraint> when = where;
+    if (cases > 1) when.insert(when.end(), rc.assumptions.begin(), rc.assumptions.end());
+    std::vector<Constraint> reader = dropImpliedByBox(g, ctx, p.domain, someReader);
+    when.insert(when.end(), reader.begin(), reader.end());
+    NodeId r = pb.guardedRead(AdjointInput::through(scattered, atoms, when.empty() ? Condition::always() : Condition::of(when)));
     for (size_t k = 0; k < picks.size(); ++k)
       r = pb.slice(r, summed + static_cast<int64_t>(k), picks[k].second, picks[k].second + 1);
     std::vector<int64_t> axes;
     for (int64_t a = 0; a < summed + static_cast<int64_t>(picks.size()); ++a) axes.push_back(a);
-    std::vector<Constraint> where = dropImpliedByBox(g, ctx, p.domain, someReader);
-    return pb.guarded(pb.reduceSum(r, axes, false), where.empty() ? Condition::always() : Condition::of(where));
+    return pb.reduceSum(r, axes, false);
   };
-  std::vector<ReaderCase> cases = readerCases(g, ctx, e, p.domain, freeDims);
-  NodeId r;
-  if (cases.size() == 1) {
-    r = readersSum(cases[0]);
-  } else {
-    std::vector<AdjointInput> branches;
-    for (size_t i = 0; i < cases.size(); ++i) {
-      bool last = i + 1 == cases.size();
-      branches.push_back(AdjointInput{readersSum(cases[i]), {}, true,
-                                      last ? Condition::always() : Condition::of(cases[i].assumptions)});
-    }
-    r = pb.typed(OpKind::Merge, p.type, std::move(branches));
+  if (cases == 1) return readersSum(readers[0]);
+  std::vector<AdjointInput> branches;
+  for (size_t i = 0; i < cases; ++i) {
+    bool last = i + 1 == cases;
+    branches.push_back(AdjointInput{readersSum(readers[i]), {}, true,
+                                    last ? Condition::always() : Condition::of(readers[i].assumptions)});
   }
-  return readsInBoundary ? r : pb.guarded(r, boundaryHolds);
+  return pb.typed(OpKind::Merge, p.type, std::move(branches));
 }
 
 }  // namespace tempo

@@ -40,6 +40,25 @@ void checkCoverage(LoweringContext& cx) {
 
 std::string primed(const std::string& d) { return d + "_src"; }
 
+/// `'p' and 'q'`: the named tensors of a cycle; when it has none (the nodes `grad` adds),
+/// the tensors declared where those nodes come from (they keep the forward node's range).
+std::string cycleNames(const Graph& g, const std::vector<NodeId>& comp) {
+  std::vector<std::string> names;
+  auto add = [&](const std::string& name) {
+    if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  };
+  for (NodeId n : comp) add(g.node(n).name);
+  if (names.empty())
+    for (NodeId n : comp)
+      for (const auto& [id, other] : g.nodes())
+        if (!other.name.empty() && other.loc.begin == g.node(n).loc.begin) add(other.name);
+  if (names.empty()) return "'%" + std::to_string(comp.front()) + "'";
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + ("'" + names[i] + "'");
+  return text;
+}
+
 class RecurrenceCheck {
 public:
   RecurrenceCheck(LoweringContext& cx, std::vector<NodeId> comp) : cx_(cx), comp_(comp.begin(), comp.end()) {}
@@ -59,8 +78,11 @@ public:
     std::string reads;
     for (const Edge* e : edges_)
       if (e->loc.valid() && !e->index.empty()) reads += (reads.empty() ? "" : ", ") + readText(*e);
-    cx_.error(anchor->loc, "the recurrence through '" + anchor->name +
-                               "' does not go strictly into the past or strictly into the future along any order of " +
+    std::string what = anchor->name.empty()
+                           ? "the gradient of the recurrence through " +
+                                 cycleNames(g, std::vector<NodeId>(comp_.begin(), comp_.end()))
+                           : "the recurrence through '" + anchor->name + "'";
+    cx_.error(anchor->loc, what + " does not go strictly into the past or strictly into the future along any order of " +
                                tupleString(domain_) + (reads.empty() ? "" : "; its reads: " + reads));
   }
 
@@ -110,11 +132,40 @@ private:
     return PointSet::fromConstraints(cx_.isl, vars_, cx_.params(), cs);
   }
 
+  /// A cycle of reads at the same point exists at a point x only if every edge on it reads
+  /// at x itself. Each edge reads at the same point on a set of points (a branch at `t == 0`,
+  /// a gradient guarded to `t >= 1`): the domain is cut into the cells those sets make, and
+  /// each cell is checked with the edges that read at the same point there. (A backward graph
+  /// has edges at the same point on disjoint sets whose node-level cycle is no cycle.)
   bool checkSamePointCycles(const Node& anchor) {
     PointSet same = samePoint();
-    std::map<NodeId, std::vector<NodeId>> succ;
-    for (size_t i = 0; i < edges_.size(); ++i)
-      if (!relations_[i].intersect(same).isEmpty()) succ[edges_[i]->consumer].push_back(edges_[i]->producer);
+    std::vector<PointSet> onSame;
+    for (const PointSet& r : relations_) onSame.push_back(r.intersect(same));
+    std::vector<PointSet> cells{same};
+    constexpr size_t kMaxCells = 64;
+    for (const PointSet& set : onSame) {
+      if (set.isEmpty() || cells.size() > kMaxCells) continue;
+      std::vector<PointSet> next;
+      for (const PointSet& c : cells)
+        for (PointSet part : {c.intersect(set), c.subtract(set)})
+          if (!part.isEmpty()) next.push_back(std::move(part));
+      cells = std::move(next);
+    }
+    if (cells.size() > kMaxCells) cells = {same};  // too many: every edge in one cell, as at node level
+    for (const PointSet& cell : cells) {
+      std::map<NodeId, std::vector<NodeId>> succ;
+      for (size_t i = 0; i < edges_.size(); ++i)
+        if (!onSame[i].intersect(cell).isEmpty()) succ[edges_[i]->consumer].push_back(edges_[i]->producer);
+      if (!hasCycle(succ)) continue;
+      std::string example = anchor.name.empty() ? "" : ", such as " + anchor.name + "[t-1]";
+      cx_.error(anchor.loc, nameOf(anchor) + " depends on itself at the same point: a recurrence must read a "
+                                "strictly earlier (or strictly later) point" + example);
+      return false;
+    }
+    return true;
+  }
+
+  bool hasCycle(std::map<NodeId, std::vector<NodeId>>& succ) const {
     std::map<NodeId, int> state;  // 0 new, 1 open, 2 done
     std::function<bool(NodeId)> cyclic = [&](NodeId v) {
       state[v] = 1;
@@ -126,12 +177,14 @@ private:
       return false;
     };
     for (NodeId n : comp_)
-      if (state[n] == 0 && cyclic(n)) {
-        cx_.error(anchor.loc, "'" + anchor.name + "' depends on itself at the same point: a recurrence must read a "
-                                  "strictly earlier (or strictly later) point, such as " + anchor.name + "[t-1]");
-        return false;
-      }
-    return true;
+      if (state[n] == 0 && cyclic(n)) return true;
+    return false;
+  }
+
+  /// `'h'`, or for the nodes `grad` adds `the gradient of 'h'` (cycleNames).
+  std::string nameOf(const Node& anchor) const {
+    if (!anchor.name.empty()) return "'" + anchor.name + "'";
+    return "the gradient of " + cycleNames(cx_.graph, std::vector<NodeId>(comp_.begin(), comp_.end()));
   }
 
   /// Points where the source is lexicographically after the consumer under (perm, signs).
@@ -232,33 +285,13 @@ public:
       if (g.node(n).op == OpKind::Merge && !g.node(n).name.empty() && anchor->name.empty()) anchor = &g.node(n);
       if (seen.insert(g.node(n).domain).second) domains += (domains.empty() ? "" : " and ") + tupleString(g.node(n).domain);
     }
-    std::string what = "the recurrence through " + userNames(comp);
+    std::string what = "the recurrence through " + cycleNames(g, comp);
     if (anchor->name.empty()) what = "the gradient of " + what;  // only nodes `grad` added: named after their tensors
     cx_.error(anchor->loc, what + " mixes values over " + domains +
                                "; such a cycle must go strictly into the past (or the future) along a dimension they all share");
   }
 
 private:
-  /// `'p' and 'q'`: the named tensors of a cycle; when it has none (the nodes `grad` adds),
-  /// the tensors declared where those nodes come from (they keep the forward node's range).
-  std::string userNames(const std::vector<NodeId>& comp) const {
-    const Graph& g = cx_.graph;
-    std::vector<std::string> names;
-    auto add = [&](const std::string& name) {
-      if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-    };
-    for (NodeId n : comp) add(g.node(n).name);
-    if (names.empty())
-      for (NodeId n : comp)
-        for (const auto& [id, other] : g.nodes())
-          if (!other.name.empty() && other.loc.begin == g.node(n).loc.begin) add(other.name);
-    if (names.empty()) return "'%" + std::to_string(comp.front()) + "'";
-    std::string text;
-    for (size_t i = 0; i < names.size(); ++i)
-      text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + ("'" + names[i] + "'");
-    return text;
-  }
-
   std::vector<std::string> vars(const Edge& e, const std::string& dim) const {
     std::vector<std::string> v = cx_.graph.node(e.consumer).domain;
     v.push_back(primed(dim));

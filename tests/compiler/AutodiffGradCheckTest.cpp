@@ -126,6 +126,10 @@ std::vector<GradCase> temporalCases() {
        kTime + x + "z : f64[2] over (t)\nz[T-1] = tanh(x[T-1])\nz[t] = tanh(x[t] * mean(z[t+1:T], dim=0) + v)\n"
                    "out loss = sum(z * x)\n",
        {"x", "v"}},
+      {"floor_division_in_a_recurrence",  // readers of q: t in {2q, 2q + 1}, first reader 2q
+       kTime + x + "y : f64[2] over (t)\ny[0] = tanh(x[0])\ny[t] = sigmoid(y[t // 2] + x[t] * v)\n"
+                   "out loss = sum(y * y)\n",
+       {"x", "v"}},
       {"centred_window",
        kTime + x + "a = sum(tanh(x[max(0, t-1):min(t+2, T)]), dim=0)\nout loss = sum(a * a * v)\n",
        {"x", "v"}},

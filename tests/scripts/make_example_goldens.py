@@ -256,6 +256,72 @@ def rnn_train():
     assert losses[-1] < losses[0] / 10, (losses[0], losses[-1])
 
 
+def sigmoid(z):
+    return 1 / (1 + np.exp(-z))
+
+
+def lstm_train():
+    """An LSTM (coupled recurrences c and h) trained by a hand-written BPTT and Adam."""
+    I, B, T, H, DELAY = 60, 4, 10, 8, 2
+    gates = "ifgo"
+    rng = np.random.default_rng(1011)
+    d = "data/lstm_train/"
+    save_data(d + "x.npy", rng.uniform(-1, 1, (B, T)), np.float64)
+    for k in gates:
+        save_data(d + "W" + k + ".npy", normal(rng, (H,), 0.5), np.float64)
+    for k in gates:
+        save_data(d + "U" + k + ".npy", normal(rng, (H, H), 0.3), np.float64)
+    save_data(d + "V.npy", normal(rng, (H,), 0.3), np.float64)
+    x = load_data(d + "x.npy")
+    p = {"V": load_data(d + "V.npy"), "cb": np.zeros(())}
+    for k in gates:
+        p["W" + k], p["U" + k], p["b" + k] = load_data(d + "W" + k + ".npy"), load_data(d + "U" + k + ".npy"), np.zeros(H)
+    target = np.zeros((B, T))
+    target[:, DELAY:] = x[:, :-DELAY]
+    opt = Adam(0.05)
+    losses = []
+    for _ in range(I):
+        h, c, saved = np.zeros((B, T, H)), np.zeros((B, T, H)), {}
+        for t in range(T):
+            hp = h[:, t - 1] if t > 0 else np.zeros((B, H))
+            cp = c[:, t - 1] if t > 0 else np.zeros((B, H))
+            a = {k: x[:, t, None] * p["W" + k] + p["b" + k] + (hp @ p["U" + k] if t > 0 else 0) for k in gates}
+            i_, f_, g_, o_ = sigmoid(a["i"]), sigmoid(a["f"]), np.tanh(a["g"]), sigmoid(a["o"])
+            if t == 0:
+                f_ = np.zeros((B, H))  # c[0] = i * g: no forget term
+            c[:, t] = f_ * cp + i_ * g_
+            h[:, t] = o_ * np.tanh(c[:, t])
+            saved[t] = (i_, f_, g_, o_, hp, cp)
+        err = h @ p["V"] + p["cb"] - target
+        losses.append(np.sum(err * err) / (B * T))
+        # Backpropagation through time, through both recurrences.
+        g = {k: np.zeros_like(v) for k, v in p.items()}
+        dh_next, dc_next = np.zeros((B, H)), np.zeros((B, H))
+        for t in reversed(range(T)):
+            i_, f_, g_, o_, hp, cp = saved[t]
+            dpred = 2 * err[:, t] / (B * T)
+            g["V"] += dpred @ h[:, t]
+            g["cb"] += dpred.sum()
+            dh = dpred[:, None] * p["V"] + dh_next
+            tc = np.tanh(c[:, t])
+            dc = dh * o_ * (1 - tc ** 2) + dc_next
+            da = {"i": dc * g_ * i_ * (1 - i_), "f": dc * cp * f_ * (1 - f_), "g": dc * i_ * (1 - g_ ** 2),
+                  "o": dh * tc * o_ * (1 - o_)}
+            if t == 0:
+                da["f"] = np.zeros((B, H))
+            dh_next = np.zeros((B, H))
+            for k in gates:
+                g["W" + k] += da[k].T @ x[:, t]
+                g["b" + k] += da[k].sum(axis=0)
+                if t > 0:
+                    g["U" + k] += hp.T @ da[k]
+                    dh_next += da[k] @ p["U" + k].T
+            dc_next = dc * f_
+        opt.step(p, g)
+    save_out("lstm_train", "loss", losses, (I,))
+    assert losses[-1] < losses[0] / 10, (losses[0], losses[-1])
+
+
 def train_small():
     save_data("small/data/train_sgd/W0.npy", [1, 2, 3], np.float64)
     save_data("small/data/train_sgd/c.npy", [0.5, -1, 2], np.float64)
@@ -346,6 +412,7 @@ def main():
     gpt("gpt_decode_window", 3, 1006)
     small()
     rnn_train()
+    lstm_train()
     train_small()
     np.set_printoptions(precision=4, suppress=True, linewidth=120)
     for ex, name, shape, arr in SUMMARY:

@@ -941,7 +941,8 @@ private:
     tensors_[static_cast<size_t>(ti)].available = true;
   }
 
-  /// h[d] reads g[d-1] and g[d] reads h[d]: a cycle through two recurrent tensors.
+  /// h[d] reads g[d-1] and g[d] reads h[d]: a cycle through two recurrent tensors; g may also
+  /// read h[0] in a first-step branch or at every step.
   void makeMutual() {
     note(RandomFeature::MutualRecurrence);
     note(RandomFeature::PastRecurrence);
@@ -959,8 +960,17 @@ private:
     std::map<int, std::string> prev = {{d, dims_[d].name + " - 1"}};
     std::string self = rng_.chance(0.5) ? cycleRead(gi, prev) : "0.5 * (" + cycleRead(gi, prev) + " + " + cycleRead(hi, prev) + ")";
     branch(hi, step, stepValue(self, step, s));
+    // Coupled as an LSTM's cell and state are: g's first step may read h at the fixed 0 (a
+    // branch live at one step), or every step may read h[0] as well (a fixed step read from all).
+    int coupling = rng_.range(0, 2);
+    if (coupling == 1) {
+      Scope gb = domainScope(dom);
+      fix(gb, d, "0");
+      branch(gi, gb, bounded("0.5 * " + cycleRead(hi, {{d, "0"}}) + " + " + expr(gb, s, depth() - 1)));
+    }
     Scope gs = domainScope(dom);
-    branch(gi, gs, bounded(selfReadAll(hi) + " + " + expr(gs, s, depth() - 1)));
+    std::string fixedStep = coupling == 2 ? " + 0.5 * " + cycleRead(hi, {{d, "0"}}) : "";
+    branch(gi, gs, bounded(selfReadAll(hi) + fixedStep + " + " + expr(gs, s, depth() - 1)));
     tensors_[static_cast<size_t>(hi)].available = tensors_[static_cast<size_t>(gi)].available = true;
     tensors_[static_cast<size_t>(hi)].reads += 1;
   }
