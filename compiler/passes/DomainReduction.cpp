@@ -13,7 +13,9 @@ std::string DomainReduction::description() const {
          "value along it, so this pass removes that dimension from its domain and from its readers' index "
          "expressions, producers first so that whole chains shrink. Sources and outputs keep their domains, "
          "and so does a dimension some reader slices; inside a recurrence a node that reads nothing along a "
-         "dimension (a transposed weight in a training step) loses it too.";
+         "dimension (a transposed weight in a training step) loses it too, unless it reads the recurrence "
+         "at a fixed point of the dimension (an LSTM's h[b, 0] = o * tanh(c[b, 0])): no loop would carry "
+         "the cycle it would make.";
 }
 
 namespace {
@@ -47,6 +49,23 @@ bool someReaderSlices(const Graph& g, NodeId id, size_t position) {
   return false;
 }
 
+/// True when `n` reads a member of its own recurrence at a fixed coordinate of `dim`
+/// (`h[b, 0] = o * tanh(c[b, 0])`, with c reading h[t-1]): over its domain without `dim`
+/// it would sit in a cycle through values over `dim` that no loop carries (the fusion
+/// schedule's loops carry a cycle only along a dimension its members share), so it keeps
+/// `dim` and is computed at every coordinate, as lowered.
+bool readsItsRecurrenceAtAFixedPoint(const Graph& g, const Node& n, const std::string& dim,
+                                     const std::vector<NodeId>& component) {
+  if (component.size() < 2) return false;
+  for (const Edge* e : g.inputs(n.id)) {
+    if (std::find(component.begin(), component.end(), e->producer) == component.end()) continue;
+    const std::vector<std::string>& pd = g.node(e->producer).domain;
+    for (size_t k = 0; k < pd.size() && k < e->index.size(); ++k)
+      if (pd[k] == dim && !e->index[k].isSlice() && !e->index[k].start.dependsOnKind(SymbolKind::Dim)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void DomainReduction::run(Graph& graph, PassContext& context) {
@@ -63,7 +82,9 @@ void DomainReduction::run(Graph& graph, PassContext& context) {
         std::vector<std::string> dropped;
         for (size_t pos = n.domain.size(); pos-- > 0;) {
           std::string dim = n.domain[pos];
-          if (variesAlong(graph, n, dim) || someReaderSlices(graph, id, pos)) continue;
+          if (variesAlong(graph, n, dim) || someReaderSlices(graph, id, pos) ||
+              readsItsRecurrenceAtAFixedPoint(graph, n, dim, component))
+            continue;
           for (const Edge* e : graph.users(id)) {
             Edge& reader = graph.edge(e->id);
             reader.index.erase(reader.index.begin() + static_cast<long>(pos));

@@ -11,7 +11,10 @@
 // shape of the result); a dimension that some reader slices is kept. Members
 // of a recurrence are reduced too (a recurrent tensor reading itself at t - 1
 // mentions t, so it keeps t, but the transposed weights inside a training
-// step do not vary along its batch and time dimensions).
+// step do not vary along its batch and time dimensions), except a member that
+// reads its recurrence at a fixed point of the dimension (`h[b, 0] = o *
+// tanh(c[b, 0])` with c reading h[t-1]): without the dimension it would close
+// a cycle through values over it that no loop of the schedule carries.
 #pragma once
 
 #include "pass/Pass.h"
