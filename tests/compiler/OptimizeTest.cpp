@@ -241,6 +241,15 @@ TEST(Optimize, LstmTrainExampleLearnsThroughCoupledRecurrences) {
   EXPECT_LT(loss.back(), loss.front() / 10) << "first " << loss.front() << ", last " << loss.back();
 }
 
+TEST(Optimize, GruTrainExampleLearnsByBackpropagationThroughTime) {
+  FrontendResult r = compileFile((testing::sourceDir() / "resources" / "examples" / "gru_train.tpo").string());
+  ASSERT_TRUE(r.ok()) << r.renderedDiagnostics();
+  EXPECT_EQ(r.graph.trainedParams.size(), 11u);
+  Vec loss = outputValues(r.graph, "loss");
+  ASSERT_EQ(loss.size(), static_cast<size_t>(r.graph.boundDefaults.at("I")));
+  EXPECT_LT(loss.back(), loss.front() / 10) << "first " << loss.front() << ", last " << loss.back();
+}
+
 TEST(Optimize, ParamsBecomeRecurrentOverTheIterationDimension) {
   Graph g = quadratic("sgd(lr=0.1)");
   ASSERT_EQ(g.trainedParams.size(), 1u);

@@ -322,6 +322,60 @@ def lstm_train():
     assert losses[-1] < losses[0] / 10, (losses[0], losses[-1])
 
 
+def gru_train():
+    """A GRU (PyTorch's gate convention) trained by a hand-written BPTT and Adam."""
+    I, B, T, H, DELAY = 60, 4, 10, 8, 2
+    gates = "rzn"
+    rng = np.random.default_rng(1013)
+    d = "data/gru_train/"
+    save_data(d + "x.npy", rng.uniform(-1, 1, (B, T)), np.float64)
+    for k in gates:
+        save_data(d + "W" + k + ".npy", normal(rng, (H,), 0.5), np.float64)
+    for k in gates:
+        save_data(d + "U" + k + ".npy", normal(rng, (H, H), 0.3), np.float64)
+    save_data(d + "V.npy", normal(rng, (H,), 0.3), np.float64)
+    x = load_data(d + "x.npy")
+    p = {"V": load_data(d + "V.npy"), "cb": np.zeros(())}
+    for k in gates:
+        p["W" + k], p["U" + k], p["b" + k] = load_data(d + "W" + k + ".npy"), load_data(d + "U" + k + ".npy"), np.zeros(H)
+    target = np.zeros((B, T))
+    target[:, DELAY:] = x[:, :-DELAY]
+    opt = Adam(0.05)
+    losses = []
+    for _ in range(I):
+        h, saved = np.zeros((B, T, H)), {}
+        for t in range(T):
+            hp = h[:, t - 1] if t > 0 else np.zeros((B, H))
+            r = sigmoid(x[:, t, None] * p["Wr"] + hp @ p["Ur"] + p["br"])
+            z = sigmoid(x[:, t, None] * p["Wz"] + hp @ p["Uz"] + p["bz"])
+            hu = hp @ p["Un"]
+            n = np.tanh(x[:, t, None] * p["Wn"] + p["bn"] + r * hu)
+            h[:, t] = (1 - z) * n + z * hp
+            saved[t] = (r, z, n, hu, hp)
+        err = h @ p["V"] + p["cb"] - target
+        losses.append(np.sum(err * err) / (B * T))
+        g = {k: np.zeros_like(v) for k, v in p.items()}
+        dh_next = np.zeros((B, H))
+        for t in reversed(range(T)):
+            r, z, n, hu, hp = saved[t]
+            dpred = 2 * err[:, t] / (B * T)
+            g["V"] += dpred @ h[:, t]
+            g["cb"] += dpred.sum()
+            dh = dpred[:, None] * p["V"] + dh_next
+            dan = dh * (1 - z) * (1 - n ** 2)
+            da = {"r": dan * hu * r * (1 - r), "z": dh * (hp - n) * z * (1 - z), "n": dan}
+            for k in gates:
+                g["W" + k] += da[k].T @ x[:, t]
+                g["b" + k] += da[k].sum(axis=0)
+            g["Ur"] += hp.T @ da["r"]
+            g["Uz"] += hp.T @ da["z"]
+            g["Un"] += hp.T @ (dan * r)
+            dh_next = dh * z + da["r"] @ p["Ur"].T + da["z"] @ p["Uz"].T + (dan * r) @ p["Un"].T
+        opt.step(p, g)
+    save_out("gru_train", "loss", losses, (I,))
+    assert losses[-1] < losses[0] / 10, (losses[0], losses[-1])
+
+
 def train_small():
     save_data("small/data/train_sgd/W0.npy", [1, 2, 3], np.float64)
     save_data("small/data/train_sgd/c.npy", [0.5, -1, 2], np.float64)
@@ -413,6 +467,7 @@ def main():
     small()
     rnn_train()
     lstm_train()
+    gru_train()
     train_small()
     np.set_printoptions(precision=4, suppress=True, linewidth=120)
     for ex, name, shape, arr in SUMMARY:
