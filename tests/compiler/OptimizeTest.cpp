@@ -222,33 +222,22 @@ TEST(Optimize, LeastSquaresLearns) {
   testing::expectCompiledMatchesInterpreter(g, nodes, "least squares (compiled engine)", 1e-4);
 }
 
-TEST(Optimize, RnnTrainExampleLearnsByBackpropagationThroughTime) {
-  FrontendResult r = compileFile((testing::sourceDir() / "resources" / "examples" / "rnn_train.tpo").string());
+/// The example trains `params` params and its loss falls at least 10x over its iterations.
+void expectExampleLearns(const std::string& file, size_t params) {
+  FrontendResult r = compileFile((testing::sourceDir() / "resources" / "examples" / file).string());
   ASSERT_TRUE(r.ok()) << r.renderedDiagnostics();
-  EXPECT_EQ(r.graph.trainedParams.size(), 5u);
+  EXPECT_EQ(r.graph.trainedParams.size(), params);
   Vec loss = outputValues(r.graph, "loss");
   ASSERT_EQ(loss.size(), static_cast<size_t>(r.graph.boundDefaults.at("I")));
-  EXPECT_LT(loss.back(), loss.front() / 10) << "first " << loss.front() << ", last " << loss.back();
+  EXPECT_LT(loss.back(), loss.front() / 10) << file << ": first " << loss.front() << ", last " << loss.back();
 }
 
-TEST(Optimize, LstmTrainExampleLearnsThroughCoupledRecurrences) {
-  // The cell and the state read each other (issue 14): the gradient flows through both.
-  FrontendResult r = compileFile((testing::sourceDir() / "resources" / "examples" / "lstm_train.tpo").string());
-  ASSERT_TRUE(r.ok()) << r.renderedDiagnostics();
-  EXPECT_EQ(r.graph.trainedParams.size(), 14u);
-  Vec loss = outputValues(r.graph, "loss");
-  ASSERT_EQ(loss.size(), static_cast<size_t>(r.graph.boundDefaults.at("I")));
-  EXPECT_LT(loss.back(), loss.front() / 10) << "first " << loss.front() << ", last " << loss.back();
-}
+TEST(Optimize, RnnTrainExampleLearnsByBackpropagationThroughTime) { expectExampleLearns("rnn_train.tpo", 5); }
 
-TEST(Optimize, GruTrainExampleLearnsByBackpropagationThroughTime) {
-  FrontendResult r = compileFile((testing::sourceDir() / "resources" / "examples" / "gru_train.tpo").string());
-  ASSERT_TRUE(r.ok()) << r.renderedDiagnostics();
-  EXPECT_EQ(r.graph.trainedParams.size(), 11u);
-  Vec loss = outputValues(r.graph, "loss");
-  ASSERT_EQ(loss.size(), static_cast<size_t>(r.graph.boundDefaults.at("I")));
-  EXPECT_LT(loss.back(), loss.front() / 10) << "first " << loss.front() << ", last " << loss.back();
-}
+// The cell and the state read each other (issue 14): the gradient flows through both.
+TEST(Optimize, LstmTrainExampleLearnsThroughCoupledRecurrences) { expectExampleLearns("lstm_train.tpo", 14); }
+
+TEST(Optimize, GruTrainExampleLearnsByBackpropagationThroughTime) { expectExampleLearns("gru_train.tpo", 11); }
 
 TEST(Optimize, ParamsBecomeRecurrentOverTheIterationDimension) {
   Graph g = quadratic("sgd(lr=0.1)");

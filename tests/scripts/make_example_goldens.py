@@ -260,12 +260,12 @@ def sigmoid(z):
     return 1 / (1 + np.exp(-z))
 
 
-def lstm_train():
-    """An LSTM (coupled recurrences c and h) trained by a hand-written BPTT and Adam."""
-    I, B, T, H, DELAY = 60, 4, 10, 8, 2
-    gates = "ifgo"
-    rng = np.random.default_rng(1011)
-    d = "data/lstm_train/"
+def gated_rnn_task(name, seed, gates, B=4, T=10, H=8, delay=2):
+    """The data of a gated RNN example (lstm_train, gru_train): a (B, T) input, per gate
+    an input weight vector W and a recurrent matrix U (zero biases b), the readout V and
+    cb; the target is the input `delay` steps before. Returns x, the params, the target."""
+    rng = np.random.default_rng(seed)
+    d = "data/" + name + "/"
     save_data(d + "x.npy", rng.uniform(-1, 1, (B, T)), np.float64)
     for k in gates:
         save_data(d + "W" + k + ".npy", normal(rng, (H,), 0.5), np.float64)
@@ -277,7 +277,15 @@ def lstm_train():
     for k in gates:
         p["W" + k], p["U" + k], p["b" + k] = load_data(d + "W" + k + ".npy"), load_data(d + "U" + k + ".npy"), np.zeros(H)
     target = np.zeros((B, T))
-    target[:, DELAY:] = x[:, :-DELAY]
+    target[:, delay:] = x[:, :-delay]
+    return x, p, target
+
+
+def lstm_train():
+    """An LSTM (coupled recurrences c and h) trained by a hand-written BPTT and Adam."""
+    I, B, T, H = 60, 4, 10, 8
+    gates = "ifgo"
+    x, p, target = gated_rnn_task("lstm_train", 1011, gates, B, T, H)
     opt = Adam(0.05)
     losses = []
     for _ in range(I):
@@ -324,22 +332,9 @@ def lstm_train():
 
 def gru_train():
     """A GRU (PyTorch's gate convention) trained by a hand-written BPTT and Adam."""
-    I, B, T, H, DELAY = 60, 4, 10, 8, 2
+    I, B, T, H = 60, 4, 10, 8
     gates = "rzn"
-    rng = np.random.default_rng(1013)
-    d = "data/gru_train/"
-    save_data(d + "x.npy", rng.uniform(-1, 1, (B, T)), np.float64)
-    for k in gates:
-        save_data(d + "W" + k + ".npy", normal(rng, (H,), 0.5), np.float64)
-    for k in gates:
-        save_data(d + "U" + k + ".npy", normal(rng, (H, H), 0.3), np.float64)
-    save_data(d + "V.npy", normal(rng, (H,), 0.3), np.float64)
-    x = load_data(d + "x.npy")
-    p = {"V": load_data(d + "V.npy"), "cb": np.zeros(())}
-    for k in gates:
-        p["W" + k], p["U" + k], p["b" + k] = load_data(d + "W" + k + ".npy"), load_data(d + "U" + k + ".npy"), np.zeros(H)
-    target = np.zeros((B, T))
-    target[:, DELAY:] = x[:, :-DELAY]
+    x, p, target = gated_rnn_task("gru_train", 1013, gates, B, T, H)
     opt = Adam(0.05)
     losses = []
     for _ in range(I):
