@@ -17,6 +17,8 @@ std::string_view binaryOpSpelling(BinaryOp op) {
     case BinaryOp::Ge: return ">=";
     case BinaryOp::Eq: return "==";
     case BinaryOp::Ne: return "!=";
+    case BinaryOp::And: return "and";
+    case BinaryOp::Or: return "or";
   }
   return "?";
 }

@@ -55,7 +55,7 @@ struct Name {
   std::string name;
 };
 
-enum class UnaryOp { Neg };
+enum class UnaryOp { Neg, Not };
 
 struct Unary {
   UnaryOp op = UnaryOp::Neg;
@@ -66,6 +66,7 @@ enum class BinaryOp {
   Add, Sub,                              // + -
   Mul, Div, FloorDiv, Mod, MatMul,       // * / // % @
   Lt, Le, Gt, Ge, Eq, Ne,                // < <= > >= == !=
+  And, Or,                               // and or (bool values)
 };
 
 /// The operator's spelling: "+", "//", "@", "<=", ...

@@ -54,7 +54,7 @@ private:
   void print(const Name& n) { out += n.name; }
 
   void print(const Unary& n) {
-    out += "(neg ";
+    out += n.op == UnaryOp::Not ? "(not " : "(neg ";
     expr(*n.operand);
     out += ')';
   }

@@ -42,6 +42,8 @@ std::optional<OpKind> binaryOpKind(ast::BinaryOp op) {
     case ast::BinaryOp::Ge: return OpKind::Ge;
     case ast::BinaryOp::Eq: return OpKind::Eq;
     case ast::BinaryOp::Ne: return OpKind::Ne;
+    case ast::BinaryOp::And: return OpKind::And;
+    case ast::BinaryOp::Or: return OpKind::Or;
     default: return std::nullopt;
   }
 }
@@ -119,6 +121,7 @@ Value ExprLowering::lower(const ast::Expr& e) {
   if (auto* u = e.as<ast::Unary>()) {
     Value x = lower(*u->operand);
     if (x.isError()) return x;
+    if (u->op == ast::UnaryOp::Not) return makeOp(OpKind::Not, {}, {x}, e.range);
     if (x.kind == Value::Kind::Number) return Value::ofNumber({-x.number.value, x.number.isInt}, e.range);
     if (x.kind == Value::Kind::Index) return Value::ofIndex(-x.index, e.range);
     return makeOp(OpKind::Neg, {}, {x}, e.range);

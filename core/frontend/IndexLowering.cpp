@@ -74,6 +74,10 @@ std::optional<IndexExpr> lowerIndexExpr(LoweringContext& cx, const ast::Expr& e,
   if (auto* i = e.as<ast::IntLit>()) return IndexExpr(i->value);
   if (auto* n = e.as<ast::Name>()) return lowerName(cx, e, n->name, dims, what);
   if (auto* u = e.as<ast::Unary>()) {
+    if (u->op == ast::UnaryOp::Not) {
+      cx.error(e.range, "'not' cannot be used in an " + what + " (use + - * // % min max)");
+      return std::nullopt;
+    }
     auto x = lowerIndexExpr(cx, *u->operand, dims, what);
     return x ? std::optional<IndexExpr>(-*x) : std::nullopt;
   }
@@ -127,6 +131,7 @@ std::optional<ConstNumber> foldConstant(LoweringContext& cx, const ast::Expr& e,
     return fail("'" + n->name + "' is not a compile-time constant");
   }
   if (auto* u = e.as<ast::Unary>()) {
+    if (u->op == ast::UnaryOp::Not) return fail("'not' gives a bool value, not a constant number");
     auto x = foldConstant(cx, *u->operand, report);
     if (!x) return std::nullopt;
     return ConstNumber{-x->value, x->isInt};

@@ -24,6 +24,9 @@ std::string_view tokenKindName(TokenKind k) {
     case TokenKind::KwOver: return "over";
     case TokenKind::KwTrue: return "true";
     case TokenKind::KwFalse: return "false";
+    case TokenKind::KwAnd: return "and";
+    case TokenKind::KwOr: return "or";
+    case TokenKind::KwNot: return "not";
     case TokenKind::LParen: return "(";
     case TokenKind::RParen: return ")";
     case TokenKind::LBracket: return "[";
@@ -83,6 +86,7 @@ TokenKind keywordKind(std::string_view word) {
       {"input", TokenKind::KwInput}, {"param", TokenKind::KwParam}, {"out", TokenKind::KwOut},
       {"optimize", TokenKind::KwOptimize},
       {"over", TokenKind::KwOver},   {"true", TokenKind::KwTrue},   {"false", TokenKind::KwFalse},
+      {"and", TokenKind::KwAnd},     {"or", TokenKind::KwOr},       {"not", TokenKind::KwNot},
   };
   for (const auto& [spelling, kind] : kKeywords)
     if (spelling == word) return kind;

@@ -24,6 +24,16 @@ std::optional<BinaryOp> comparisonOp(TokenKind k) {
   }
 }
 
+std::optional<BinaryOp> orOp(TokenKind k) {
+  if (k == TokenKind::KwOr) return BinaryOp::Or;
+  return std::nullopt;
+}
+
+std::optional<BinaryOp> andOp(TokenKind k) {
+  if (k == TokenKind::KwAnd) return BinaryOp::And;
+  return std::nullopt;
+}
+
 std::optional<BinaryOp> additiveOp(TokenKind k) {
   if (k == TokenKind::Plus) return BinaryOp::Add;
   if (k == TokenKind::Minus) return BinaryOp::Sub;
@@ -468,7 +478,7 @@ private:
   // ---- Expressions -------------------------------------------------------
 
   ExprPtr parseExpr() {
-    ExprPtr e = enterNesting() ? parseComparison() : nullptr;
+    ExprPtr e = enterNesting() ? parseOr() : nullptr;
     --depth_;
     return e;
   }
@@ -476,6 +486,25 @@ private:
   static ExprPtr makeBinary(BinaryOp op, SourceRange opRange, ExprPtr lhs, ExprPtr rhs) {
     SourceRange range = SourceRange::cover(lhs->range, rhs->range);
     return makeExpr(range, Binary{op, opRange, std::move(lhs), std::move(rhs)});
+  }
+
+  /// Logical operators bind looser than comparisons, as in Python: `or` below `and`
+  /// below `not`, so `not a < b and c` is `(not (a < b)) and c`.
+  ExprPtr parseOr() { return parseLeftAssoc(&Parser::parseAnd, orOp); }
+  ExprPtr parseAnd() { return parseLeftAssoc(&Parser::parseNot, andOp); }
+
+  ExprPtr parseNot() {
+    if (!at(TokenKind::KwNot)) return parseComparison();
+    SourceLoc begin = cur().range.begin;
+    ExprPtr operand;
+    if (enterNesting()) {
+      take();
+      operand = parseNot();
+    }
+    --depth_;
+    if (!operand) return nullptr;
+    SourceRange range{begin, operand->range.end};
+    return makeExpr(range, Unary{UnaryOp::Not, std::move(operand)});
   }
 
   /// Comparisons do not chain: `a < b < c` is an error.

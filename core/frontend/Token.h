@@ -26,7 +26,7 @@ enum class TokenKind {
   Float,
   String,
   // Keywords.
-  KwDim, KwSet, KwConst, KwInput, KwParam, KwOut, KwOptimize, KwOver, KwTrue, KwFalse,
+  KwDim, KwSet, KwConst, KwInput, KwParam, KwOut, KwOptimize, KwOver, KwTrue, KwFalse, KwAnd, KwOr, KwNot,
   // Brackets and separators.
   LParen, RParen, LBracket, RBracket, Comma, Colon, Assign,
   // Operators.

@@ -195,6 +195,23 @@ out first = sum(g[b, 0:min(3, T)], dim=0)
                ".", true, 4);
 }
 
+// The logical operators (and, or, not) on value and index-value comparisons, elementwise
+// and in a recurrence's condition.
+TEST(CompiledDifferential, LogicalOperatorsMatchTheReference) {
+  checkProgram(R"(
+dim t < T
+set T = 6
+input x : f32[4] over (t) = normal(seed=1)
+inside = x > -0.5 and x < 0.5
+out y = where(inside or not (x > 0.0), x, 0.0 - x)
+out middle = where(t >= 1 and t < T - 1 and not (t == 3), 1.0, 0.0)
+c : f32[4] over (t)
+c[0] = x[0]
+c[t] = where(c[t-1] > 0.0 or x[t] > 1.0, c[t-1] * 0.5, c[t-1] + x[t])
+out c
+)", "logic.tpo", ".", true, 3);
+}
+
 // A step's product with 1 MiB weights, read as column panels (weight-panels): at several
 // bounds, B = 1 included (one row per panel: a GEMV), the compiled engine gives the
 // reference's outputs; and with a vector on the left (no batch dimension).

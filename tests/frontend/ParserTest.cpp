@@ -184,6 +184,14 @@ TEST(Parser, PrintExpr) {
   EXPECT_EQ(printExpr(*p.stmts.at(0).as<Let>()->value), "(// (@ (neg (index x [b (: 0 T)])) W) 2)");
 }
 
+TEST(Parser, LogicalOperatorsBindLooserThanComparisons) {
+  // As in Python: `or` below `and` below `not` below the comparisons.
+  Program p = parseOk("m = not x < 1.0 and y > 0.0 or z");
+  EXPECT_EQ(printExpr(*p.stmts.at(0).as<Let>()->value), "(or (and (not (< x 1.0)) (> y 0.0)) z)");
+  Program q = parseOk("m = a or b or not not c");
+  EXPECT_EQ(printExpr(*q.stmts.at(0).as<Let>()->value), "(or (or a b) (not (not c)))");
+}
+
 // ---- Diagnostics -----------------------------------------------------------
 
 std::string diagnose(std::string_view src, size_t* statements = nullptr) {

@@ -482,7 +482,13 @@ private:
     for (size_t i = 0; i < tensors_.size(); ++i)
       if (tensors_[i].ty == Ty::Bool && tensors_[i].available && tensors_[i].shape == cs) bools.push_back(static_cast<int>(i));
     std::vector<int> fd = freeDims(sc);
-    size_t k = rng_.weighted({3, bools.empty() ? 0.0 : 1.5, fd.empty() ? 0.0 : 1.0});
+    size_t k = rng_.weighted({3, bools.empty() ? 0.0 : 1.5, fd.empty() ? 0.0 : 1.0, depth > 1 ? 1.0 : 0.0});
+    if (k == 3) {  // two conditions joined, or one negated
+      note(RandomFeature::Logical);
+      std::string a = condition(sc, s, depth - 1);
+      if (rng_.chance(0.3)) return "not (" + a + ")";
+      return "(" + a + (rng_.chance(0.5) ? " and " : " or ") + condition(sc, s, depth - 1) + ")";
+    }
     if (k == 1) return readPointRaw(sc, rng_.pick(bools));
     if (k == 2) {
       int d = rng_.pick(fd);
@@ -1038,7 +1044,8 @@ const char* featureName(RandomFeature f) {
       "const_index", "clamp", "floor_mod", "growing_window", "sliding_window", "future_range", "full_slice",
       "exclusive_window", "self_window", "matmul", "softmax", "attention", "reduction", "reshape", "transpose",
       "permute", "cast", "where", "index_value", "elementwise", "int_or_bool_source", "named_read", "bare_read",
-      "concat", "expand", "keepdim", "log_softmax", "source_output", "mutual_recurrence", "two_step_base"};
+      "concat", "expand", "keepdim", "log_softmax", "source_output", "mutual_recurrence", "two_step_base",
+      "logical"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(RandomFeature::Count));
   return names[static_cast<size_t>(f)];
 }
