@@ -91,10 +91,13 @@ struct IndexItem {
   SourceRange range;         ///< the whole item, name included
 };
 
-/// `base[items...]`.
+/// `base[items...]`, or `base[items...; spatial...]`: after a semicolon, points and
+/// slices of the element's leading axes (a point drops its axis).
 struct Index {
   ExprPtr base;
   std::vector<IndexItem> items;
+  bool hasSpatial = false;           ///< a `;` was written
+  std::vector<IndexItem> spatial;    ///< never named
 };
 
 /// `name=value` in a call.

@@ -101,6 +101,10 @@ private:
     expr(*n.base);
     out += ' ';
     items(n.items);
+    if (n.hasSpatial) {
+      out += " ; ";
+      items(n.spatial);
+    }
     out += ')';
   }
 

@@ -204,7 +204,59 @@ Value ExprLowering::lowerIndex(const ast::Expr& e, const ast::Index& ix) {
     return Value::error(e.range);
   }
   if (t->poisoned) return Value::error(e.range);
-  return lowerRead(*t, ix.items, e.range);
+  Value v = lowerRead(*t, ix.items, e.range);
+  if (!ix.hasSpatial || v.isError()) return v;
+  return lowerSpatial(v, ix.spatial, t->name, e.range);
+}
+
+Value ExprLowering::lowerSpatial(Value v, const std::vector<ast::IndexItem>& items, const std::string& name,
+                                 SourceRange range) {
+  const TensorType type = typeOf(v, DType::F32);
+  if (items.size() > type.shape.size()) {
+    cx_.error(items[type.shape.size()].range, "'" + name + "' has " + std::to_string(type.shape.size()) +
+                                                  " spatial axes (" + type.str() + ") but " +
+                                                  std::to_string(items.size()) + " indices follow ';'");
+    return Value::error(range);
+  }
+  std::vector<bool> point(type.shape.size(), false);
+  for (size_t axis = 0; axis < items.size(); ++axis) {
+    const ast::IndexItem& item = items[axis];
+    const IndexExpr size = type.shape[axis];
+    auto bound = [&](const ast::ExprPtr& e, IndexExpr fallback) -> std::optional<IndexExpr> {
+      if (!e) return fallback;
+      std::optional<IndexExpr> x = lowerIndexExpr(cx_, *e, site_.domain, "index");
+      // A negative constant counts from the end of an axis of constant size, as in NumPy.
+      if (x && x->constantValue() && *x->constantValue() < 0 && size.constantValue()) x = *x + size;
+      return x;
+    };
+    bool isPoint = item.kind == ast::IndexItem::Kind::Point;
+    std::optional<IndexExpr> lo = bound(isPoint ? item.point : item.lo, IndexExpr(0));
+    if (!lo) return Value::error(range);
+    std::optional<IndexExpr> hi = isPoint ? std::optional<IndexExpr>(*lo + 1) : bound(item.hi, size);
+    if (!hi) return Value::error(range);
+    auto l = lo->constantValue(), h = hi->constantValue(), n = size.constantValue();
+    if (l && h && n && (*l < 0 || *h > *n || *l >= *h)) {
+      std::string what = isPoint ? "index " + std::to_string(*l) : "slice " + std::to_string(*l) + ":" + std::to_string(*h);
+      bool empty = *l >= *h && !isPoint;
+      cx_.error(item.range, what + (empty ? " is empty" : " is outside an axis of " + std::to_string(*n)) + " (axis " +
+                                std::to_string(axis) + " of '" + name + "', " + type.str() + ")");
+      return Value::error(range);
+    }
+    point[axis] = isPoint;
+    if (*lo == IndexExpr(0) && *hi == size) continue;  // the whole axis
+    OpAttrs attrs;
+    attrs.axis = static_cast<int64_t>(axis);
+    attrs.start = *lo;
+    attrs.stop = *hi;
+    v = makeOp(OpKind::Slice, attrs, {v}, range);
+    if (v.isError()) return v;
+  }
+  if (std::find(point.begin(), point.end(), true) == point.end()) return v;
+  const TensorType sliced = typeOf(v, DType::F32);
+  OpAttrs attrs;
+  for (size_t axis = 0; axis < sliced.shape.size(); ++axis)
+    if (!point[axis]) attrs.shape.push_back(sliced.shape[axis]);
+  return makeOp(OpKind::Reshape, attrs, {v}, range);
 }
 
 Value ExprLowering::lowerRead(const TensorSymbol& t, const std::vector<ast::IndexItem>& items, SourceRange range) {

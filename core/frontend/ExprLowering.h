@@ -50,6 +50,9 @@ public:
   Value makeSource(OpKind op, OpAttrs attrs, std::vector<std::string> domain, TensorType type, SourceRange range);
   /// A read of tensor `t` through explicit index items.
   Value lowerRead(const TensorSymbol& t, const std::vector<ast::IndexItem>& items, SourceRange range);
+  /// `v[...; items]`: a slice of each indexed leading axis of the element, then the axes
+  /// read at a point dropped. `name` is the tensor's, for messages.
+  Value lowerSpatial(Value v, const std::vector<ast::IndexItem>& items, const std::string& name, SourceRange range);
   /// The type `v` has when it adapts to `dtype` (numbers and index values are scalars).
   TensorType typeOf(const Value& v, DType dtype) const;
   /// The producer and index atoms through which a consumer reads `v`

@@ -33,6 +33,7 @@ std::string_view tokenKindName(TokenKind k) {
     case TokenKind::RBracket: return "]";
     case TokenKind::Comma: return ",";
     case TokenKind::Colon: return ":";
+    case TokenKind::Semicolon: return ";";
     case TokenKind::Assign: return "=";
     case TokenKind::Plus: return "+";
     case TokenKind::Minus: return "-";
@@ -196,6 +197,7 @@ private:
       case ']': return one(TokenKind::RBracket);
       case ',': return one(TokenKind::Comma);
       case ':': return one(TokenKind::Colon);
+      case ';': return one(TokenKind::Semicolon);
       case '+': return one(TokenKind::Plus);
       case '-': return one(TokenKind::Minus);
       case '*': return one(TokenKind::Star);
@@ -218,7 +220,7 @@ private:
     if (c == '\\') return true;
     if (c == '!') return peek(1) == '=';
     switch (c) {
-      case '(': case ')': case '[': case ']': case ',': case ':': case '+': case '-': case '*':
+      case '(': case ')': case '[': case ']': case ',': case ':': case ';': case '+': case '-': case '*':
       case '%': case '@': case '/': case '<': case '>': case '=':
         return true;
       default:

@@ -431,20 +431,43 @@ private:
   // ---- Index lists -------------------------------------------------------
 
   /// `[item, ...]`, at least one item.
-  bool parseIndexList(std::vector<IndexItem>& items) {
+  /// `[items]`; with `spatial`, also `[items; spatial]` and `[; spatial]`.
+  bool parseIndexList(std::vector<IndexItem>& items, std::vector<IndexItem>* spatial = nullptr,
+                      bool* hasSpatial = nullptr) {
     take();  // [
     openBracket();
-    do {
-      auto item = parseIndexItem();
-      if (!item) return false;
-      items.push_back(std::move(*item));
-    } while (accept(TokenKind::Comma));
+    if (!(spatial && at(TokenKind::Semicolon))) {
+      do {
+        auto item = parseIndexItem();
+        if (!item) return false;
+        items.push_back(std::move(*item));
+      } while (accept(TokenKind::Comma));
+    }
+    if (at(TokenKind::Semicolon)) {
+      if (!spatial) {
+        failAt(cur().range, "spatial indices (after ';') cannot appear here: a branch names domain points only");
+        return false;
+      }
+      take();
+      *hasSpatial = true;
+      if (!at(TokenKind::RBracket)) {
+        do {
+          auto item = parseIndexItem();
+          if (!item) return false;
+          if (item->dim) {
+            failAt(item->dim->range, "a spatial index is positional: '" + item->dim->name + "=' names a domain dimension");
+            return false;
+          }
+          spatial->push_back(std::move(*item));
+        } while (accept(TokenKind::Comma));
+      }
+    }
     if (!expect(TokenKind::RBracket, "']' to close index list")) return false;
     closeBracket();
     return true;
   }
 
-  bool atSliceEnd() { return at(TokenKind::Comma) || at(TokenKind::RBracket); }
+  bool atSliceEnd() { return at(TokenKind::Comma) || at(TokenKind::RBracket) || at(TokenKind::Semicolon); }
 
   /// `e`, `lo:hi` (either side optional), each optionally as `t=...`.
   std::optional<IndexItem> parseIndexItem() {
@@ -575,7 +598,7 @@ private:
 
   ExprPtr parseIndex(ExprPtr base) {
     Index index;
-    if (!parseIndexList(index.items)) return nullptr;
+    if (!parseIndexList(index.items, &index.spatial, &index.hasSpatial)) return nullptr;
     SourceRange range{base->range.begin, lastEnd_};
     index.base = std::move(base);
     return makeExpr(range, std::move(index));

@@ -28,7 +28,7 @@ enum class TokenKind {
   // Keywords.
   KwDim, KwSet, KwConst, KwInput, KwParam, KwOut, KwOptimize, KwOver, KwTrue, KwFalse, KwAnd, KwOr, KwNot,
   // Brackets and separators.
-  LParen, RParen, LBracket, RBracket, Comma, Colon, Assign,
+  LParen, RParen, LBracket, RBracket, Comma, Colon, Semicolon, Assign,
   // Operators.
   Plus, Minus, Star, Slash, SlashSlash, Percent, At,
   Less, LessEq, Greater, GreaterEq, EqEq, NotEq,

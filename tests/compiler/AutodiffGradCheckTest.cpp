@@ -79,6 +79,15 @@ std::vector<GradCase> primitiveCases() {
   };
 }
 
+/// Spatial indices after ';' (their gradient is the slice rule's padding).
+GradCase spatialIndexCase() {
+  return {"spatial_indices",
+          "dim t < T\nset T = 3\nparam x : f64[6] over (t) = normal(seed=1)\nparam W : f64[2, 3] = normal(seed=2)\n"
+          "a = tanh(x[; 0:3] * x[; 3:] + W[; 1]) * x[; -1]\n"
+          "out loss = sum(a * a) + sum(W[; 0, 1:] * x[; 1:3])\n",
+          {"x", "W"}};
+}
+
 std::vector<GradCase> temporalCases() {
   const std::string x = "param x : f64[2] over (t) = normal(seed=1)\nparam v : f64[2] = normal(seed=2)\n";
   return {
@@ -218,6 +227,11 @@ std::string caseName(const ::testing::TestParamInfo<GradCase>& info) { return in
 INSTANTIATE_TEST_SUITE_P(Autodiff, PrimitiveGradients, ::testing::ValuesIn(primitiveCases()), caseName);
 INSTANTIATE_TEST_SUITE_P(Autodiff, TemporalReadGradients, ::testing::ValuesIn(temporalCases()), caseName);
 INSTANTIATE_TEST_SUITE_P(Autodiff, CoupledRecurrenceGradients, ::testing::ValuesIn(coupledCases()), caseName);
+
+TEST(AutodiffSpatialIndex, SlicesAndPointsMatchFiniteDifferences) {
+  GradCase c = spatialIndexCase();
+  expectGradientsMatchFiniteDifferences(c.program, "loss", c.targets, c.name);
+}
 
 TEST(AutodiffRnn, BackpropagationThroughTimeMatchesFiniteDifferences) {
   const std::string rnn =

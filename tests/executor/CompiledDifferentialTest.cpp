@@ -212,6 +212,24 @@ out c
 )", "logic.tpo", ".", true, 3);
 }
 
+// Spatial indices after ';': slices (constant, from the end, moving with t) and points.
+TEST(CompiledDifferential, SpatialIndicesMatchTheReference) {
+  checkProgram(R"(
+dim b < B
+dim t < T
+set B = 2, T = 5
+const E = 4
+input x : f32[3 * E] over (b, t) = normal(seed=1)
+param W : f32[3, E] = normal(seed=2)
+q = x[b, t; 0:E]
+k = x[; E:2*E]
+v = x[b, max(t-1, 0); 2*E:]
+out y = q * k + W[; 0]
+out z = sum(v, dim=0) + sum(W[; -1, 1:3], dim=0)
+out w = x[; t:t+3]
+)", "spatial.tpo", ".", true, 5);
+}
+
 // A step's product with 1 MiB weights, read as column panels (weight-panels): at several
 // bounds, B = 1 included (one row per panel: a GEMV), the compiled engine gives the
 // reference's outputs; and with a vector on the left (no batch dimension).

@@ -192,6 +192,13 @@ TEST(Parser, LogicalOperatorsBindLooserThanComparisons) {
   EXPECT_EQ(printExpr(*q.stmts.at(0).as<Let>()->value), "(or (or a b) (not (not c)))");
 }
 
+TEST(Parser, SpatialIndicesFollowASemicolon) {
+  Program p = parseOk("q = x[b, t-1; 0:E, 2]");
+  EXPECT_EQ(printExpr(*p.stmts.at(0).as<Let>()->value), "(index x [b (- t 1)] ; [(: 0 E) 2])");
+  Program q = parseOk("w = W[; -1, :3]");
+  EXPECT_EQ(printExpr(*q.stmts.at(0).as<Let>()->value), "(index W [] ; [(neg 1) (: _ 3)])");
+}
+
 // ---- Diagnostics -----------------------------------------------------------
 
 std::string diagnose(std::string_view src, size_t* statements = nullptr) {

@@ -101,7 +101,7 @@ void TpoLexer::styleText(int start, int end) {
     case TokenKind::Float: style = Number; break;
     case TokenKind::String: style = String; break;
     case TokenKind::Error: style = Default; break;
-    default: style = token.kind >= TokenKind::KwDim && token.kind <= TokenKind::KwFalse ? Keyword : Operator;
+    default: style = token.kind >= TokenKind::KwDim && token.kind <= TokenKind::KwNot ? Keyword : Operator;
     }
     setStyling(stop - begin, style);
     pos = stop;
