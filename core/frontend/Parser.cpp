@@ -516,18 +516,21 @@ private:
   ExprPtr parseOr() { return parseLeftAssoc(&Parser::parseAnd, orOp); }
   ExprPtr parseAnd() { return parseLeftAssoc(&Parser::parseNot, andOp); }
 
-  ExprPtr parseNot() {
-    if (!at(TokenKind::KwNot)) return parseComparison();
+  ExprPtr parseNot() { return parsePrefix(TokenKind::KwNot, UnaryOp::Not, &Parser::parseNot, &Parser::parseComparison); }
+
+  /// `prefix operand` (the operand again by `self`, so prefixes repeat), else `next`.
+  ExprPtr parsePrefix(TokenKind prefix, UnaryOp op, ExprPtr (Parser::*self)(), ExprPtr (Parser::*next)()) {
+    if (!at(prefix)) return (this->*next)();
     SourceLoc begin = cur().range.begin;
     ExprPtr operand;
     if (enterNesting()) {
       take();
-      operand = parseNot();
+      operand = (this->*self)();
     }
     --depth_;
     if (!operand) return nullptr;
     SourceRange range{begin, operand->range.end};
-    return makeExpr(range, Unary{UnaryOp::Not, std::move(operand)});
+    return makeExpr(range, Unary{op, std::move(operand)});
   }
 
   /// Comparisons do not chain: `a < b < c` is an error.
@@ -567,19 +570,7 @@ private:
   ExprPtr parseAdditive() { return parseLeftAssoc(&Parser::parseMultiplicative, additiveOp); }
   ExprPtr parseMultiplicative() { return parseLeftAssoc(&Parser::parseUnary, multiplicativeOp); }
 
-  ExprPtr parseUnary() {
-    if (!at(TokenKind::Minus)) return parsePostfix();
-    SourceLoc begin = cur().range.begin;
-    ExprPtr operand;
-    if (enterNesting()) {
-      take();
-      operand = parseUnary();
-    }
-    --depth_;
-    if (!operand) return nullptr;
-    SourceRange range{begin, operand->range.end};
-    return makeExpr(range, Unary{UnaryOp::Neg, std::move(operand)});
-  }
+  ExprPtr parseUnary() { return parsePrefix(TokenKind::Minus, UnaryOp::Neg, &Parser::parseUnary, &Parser::parsePostfix); }
 
   /// A primary followed by any number of `[...]` and, after a name, `(...)`.
   ExprPtr parsePostfix() {
