@@ -111,6 +111,11 @@ int64_t valueBytes(const Node& n, const SymbolEnv& bounds) {
 
 }  // namespace
 
+bool keepsItsOwnValues(const Graph& g, const Node& n) {
+  if (!sharesInputBuffer(n) || isStridedView(n)) return false;
+  return std::any_of(g.outputs.begin(), g.outputs.end(), [&](const GraphOutput& o) { return o.node == n.id; });
+}
+
 std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds,
                                         const std::vector<WindowRead>& windows, const StoragePlan* stores) {
   std::vector<SharedBuffer> out;
@@ -120,6 +125,7 @@ std::vector<SharedBuffer> sharedBuffers(const Graph& g, const SymbolEnv& bounds,
     for (const Edge* e : g.inputs(id)) {
       bool pointRead = std::none_of(e->index.begin(), e->index.end(), [](const IndexAtom& a) { return a.isSlice(); });
       if (!pointRead && !contiguousSourceWindow(g, *e, bounds)) continue;
+      if (keepsItsOwnValues(g, n) && isWholeArraySource(g.node(e->producer).op)) continue;
       if (stores)  // a store in one buffer copies each value into its lanes
         if (auto it = stores->find(id); it != stores->end() && it->second.oneBuffer) continue;
       auto counted = countReads(g, n, *e, bounds);

@@ -30,6 +30,11 @@ bool isStridedView(const Node& n);
 /// True when `n`'s value is its input's buffer (identity, reshape, merge, a view).
 bool sharesInputBuffer(const Node& n);
 
+/// True when `n` shares its input's buffer but keeps a copy of a whole-array source's
+/// window: a graph output's identity, reshape or merge keeps its values to the end of the
+/// run, past the source's Free, and a window would keep the source's whole array alive.
+bool keepsItsOwnValues(const Graph& g, const Node& n);
+
 /// True when `n`'s kernel always makes a fresh value from its operands, never a view of
 /// them (a matmul, a permute that copies, the kernels that read strided views): a read
 /// may hand it a producer's buffer itself (a block, a window of a store in one buffer).

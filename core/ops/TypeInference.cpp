@@ -110,10 +110,25 @@ std::vector<IndexExpr> withoutUnitSizes(const std::vector<IndexExpr>& shape) {
   return out;
 }
 
+/// The symbolic sizes of `shape`, sorted, and the product of its constant ones:
+/// two shapes with the same factors have the same element count, even where that
+/// count (T * B * 4) is not affine.
+std::pair<std::vector<IndexExpr>, int64_t> sizeFactors(const std::vector<IndexExpr>& shape) {
+  std::vector<IndexExpr> symbolic;
+  int64_t constant = 1;
+  for (const IndexExpr& s : shape) {
+    if (s.isConstant()) constant *= *s.constantValue();
+    else symbolic.push_back(s);
+  }
+  std::sort(symbolic.begin(), symbolic.end());
+  return {symbolic, constant};
+}
+
 TypeResult reshape(const OpAttrs& attrs, const TensorType& in) {
   // Inserting or dropping size-1 axes is always valid, even where the product
   // of two symbolic sizes (B * (t + 1)) is not an affine element count.
   if (withoutUnitSizes(in.shape) == withoutUnitSizes(attrs.shape)) return TensorType{in.dtype, attrs.shape};
+  if (sizeFactors(in.shape) == sizeFactors(attrs.shape)) return TensorType{in.dtype, attrs.shape};
   auto a = shapeNumel(in.shape), b = shapeNumel(attrs.shape);
   if (!a || !b || *a != *b)
     return "reshape: cannot reshape " + in.str() + " to " + shapeStr(attrs.shape) + " (element counts differ)";

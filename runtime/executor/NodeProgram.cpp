@@ -55,6 +55,7 @@ NodeProgram::NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds,
   isSource_ = opClass(n.op) == OpClass::Source;
   if (isSource_) return;
   takesBlocksAsStored_ = makesFreshValue(n);
+  copiesSourceWindows_ = keepsItsOwnValues(g, n);
   for (const Edge* e : g.inputs(n.id)) {
     const Node& p = g.node(e->producer);
     if (e->index.size() != p.domain.size())
@@ -144,9 +145,11 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
       std::vector<Tensor>& v;
       ~Clear() { v.clear(); }
     } clearArgs{args};
+    const Input* taken = nullptr;  // a merge's branch
     for (Input& in : inputs_) {
       bool live = in.condition.holds(slots_.data());
       if (n.op == OpKind::Merge && !live) continue;
+      taken = &in;
       if (!live)
         fail(point, "the condition `" + in.edge->condition.str() + "` of input " + in.edge->str() +
                         " does not hold, and only merge inputs may be conditional");
@@ -163,6 +166,7 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
     if (n.op == OpKind::Merge) {
       if (args.empty()) fail(point, "no branch of the merge covers this point");
       computed = std::move(args.front());
+      if (copiesSourceWindows_ && taken->fromSourceArray && !computed->ownsBufferAlone()) computed = computed->clone();
     } else if (isStridedView(n)) {
       try {  // a strided view of the input's buffer (ViewSelection): no copy
         Tensor in = std::move(args.at(0));
@@ -185,6 +189,8 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
       } catch (const std::exception& ex) {
         fail(point, std::string("kernel failed: ") + ex.what());
       }
+      if (copiesSourceWindows_ && inputs_.front().fromSourceArray && !computed->ownsBufferAlone())
+        computed = computed->clone();  // an output's identity or reshape of a source's window
       if (!sharesInputBuffer(n))  // a window of an input (a slice) is copied: see BufferSharing.h
         for (size_t i = 0; i < args.size(); ++i) {  // not a merge: args[i] is inputs_[i]'s
           if (computed->sharesBufferWith(args[i]) && !inputs_[i].keepsWindow) {

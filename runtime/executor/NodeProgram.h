@@ -104,6 +104,7 @@ private:
   cpu::KernelOptions kernels_;
   std::vector<int64_t> domainBounds_;
   bool arraySource_ = false;
+  bool copiesSourceWindows_ = false;  ///< a graph output's identity of a source's window: a copy (BufferSharing)
   bool isSource_ = false;
   /// Per-point scratch kept for its capacity: the point's element shape, the gathered inputs
   /// (emptied after each compute) and attrsHere's attributes.

@@ -9,6 +9,7 @@
 #include "support/SplitMixRng.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -397,8 +398,40 @@ private:
     return out;
   }
 
+  /// A read of shape `s` that indexes or slices the first spatial dimension of a tensor:
+  /// `x[t; j]` of an x of shape [m] + s, or `x[t; a:a+k]` of an x of shape [m] for s = [k].
+  std::optional<std::string> spatialRead(Scope& sc, const Shape& s) {
+    std::vector<int> wider;
+    for (size_t i = 0; i < tensors_.size(); ++i) {
+      const TensorInfo& t = tensors_[i];
+      if (!t.available || t.ty == Ty::Bool || t.shape.empty()) continue;
+      bool indexed = Shape(t.shape.begin() + 1, t.shape.end()) == s;
+      bool sliced = s.size() == 1 && t.shape.size() == 1 && t.shape[0] > s[0];
+      if (indexed || sliced) wider.push_back(static_cast<int>(i));
+    }
+    if (wider.empty()) return std::nullopt;
+    int ti = rng_.pick(wider);
+    TensorInfo& t = tensors_[static_cast<size_t>(ti)];
+    ++t.reads;
+    std::string spatial;
+    int m = t.shape[0];
+    if (Shape(t.shape.begin() + 1, t.shape.end()) == s) {
+      int j = rng_.range(0, m - 1);
+      spatial = (j == m - 1 && rng_.chance(0.5)) ? "-1" : std::to_string(j);
+    } else {
+      int a = rng_.range(0, m - s[0]);
+      spatial = std::to_string(a) + ":" + std::to_string(a + s[0]);
+    }
+    std::vector<std::string> items;
+    for (int d : t.dims) items.push_back(pointIndex(sc, d));
+    note(RandomFeature::SpatialIndex);
+    return withCast(t, t.name + "[" + joined(items) + "; " + spatial + "]");
+  }
+
   /// A read of an existing tensor of shape s (preferring computed ones), else of a new param.
   std::string leaf(Scope& sc, const Shape& s) {
+    if (opt_.movement && rng_.chance(0.08))
+      if (auto r = spatialRead(sc, s)) return *r;
     std::vector<int> c = candidates(s, false), computed;
     for (int i : c)
       if (tensors_[static_cast<size_t>(i)].computed) computed.push_back(i);
@@ -1045,7 +1078,7 @@ const char* featureName(RandomFeature f) {
       "exclusive_window", "self_window", "matmul", "softmax", "attention", "reduction", "reshape", "transpose",
       "permute", "cast", "where", "index_value", "elementwise", "int_or_bool_source", "named_read", "bare_read",
       "concat", "expand", "keepdim", "log_softmax", "source_output", "mutual_recurrence", "two_step_base",
-      "logical"};
+      "logical", "spatial_index"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(RandomFeature::Count));
   return names[static_cast<size_t>(f)];
 }
