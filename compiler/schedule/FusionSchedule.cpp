@@ -216,12 +216,25 @@ private:
       const Item& item = items[at];
       if (item.statement != -1 || std::find(kinds.begin(), kinds.end(), item.loop) == kinds.end()) continue;
       std::set<NodeId> inLoop(item.members.begin(), item.members.end());
-      bool ok = true;
+      bool ok = true, related = false;
       for (size_t k : incoming)
-        if (inLoop.count(deps_[k].producer)) ok = ok && pointsAlong(k, fixed, item.loop);
-      if (ok) return at;
+        if (inLoop.count(deps_[k].producer)) ok = ok && pointsAlong(k, fixed, item.loop), related = true;
+      if (ok && (related || readsWhatItReads(item.members, incoming))) return at;
     }
     return items.size();
+  }
+
+  /// True when a statement of `members` reads a producer the component reads (through
+  /// `incoming`). A component joins only a loop it reads from or shares a read with:
+  /// fusing unrelated statements gains no locality and keeps their stores live together
+  /// (four layers' weights, each copied into panels, held at once).
+  bool readsWhatItReads(const std::vector<NodeId>& members, const std::vector<size_t>& incoming) {
+    std::set<NodeId> read;
+    for (size_t k : incoming) read.insert(deps_[k].producer);
+    for (NodeId m : members)
+      for (size_t k : byConsumer_[m])
+        if (read.count(deps_[k].producer)) return true;
+    return false;
   }
 
   /// Bytes of one element of `node` at the bound defaults (at its largest

@@ -13,7 +13,9 @@
 // dependences points the same way (distance >= 0 forwards, <= 0 backwards;
 // isl decides it exactly on the relations). It joins the first loop, at or
 // after the last one holding a producer of it, whose dimension and direction
-// it accepts and whose members' dependences into it point that way too;
+// it accepts, whose members' dependences into it point that way too, and
+// that holds a producer of it or reads one of its producers (fusing unrelated
+// statements gains no locality and keeps their stores live together);
 // otherwise it opens a new loop, over the dimension most statements of the
 // group share (then declaration order), forwards if it can. Each loop's
 // members are then scheduled the same way with its dimension fixed. A

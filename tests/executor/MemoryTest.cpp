@@ -225,7 +225,7 @@ TEST(Memory, DecodePeersPeakIsItsKVCachePlusItsWeights) {
   for (const auto& [id, spec] : p.stores)
     if (spec.kind == StoreKind::Block) blockSize = spec.blockSize();
   for (const auto& [id, n] : p.graph.nodes())
-    if (isWholeArraySource(n.op) && n.domain.empty())
+    if (isWholeArraySource(n.op) && n.domain == std::vector<std::string>{"l"})  // Wqkv, Wo, W1, W2 over l
       weights += predictStoreBytes(p.graph, n, StoreSpec::whole(), defaults(p.graph));
   ASSERT_GT(blockSize, 0) << printStoragePlan(p.graph, p.stores);
   EXPECT_EQ(weights, 16 * 786432 * 4);  // 4 layers of Wqkv, Wo, W1, W2
