@@ -111,9 +111,12 @@ void StaticTiling::run(Graph& graph, PassContext& context) {
       if (region && (!minSize || !minSize->isConstant() || *minSize->constantValue() < 1))
         why = "it may be empty";
       if (region)
-        for (NodeId e : region->eliminations)
+        for (NodeId e : region->eliminations) {
           if (graph.node(e).op == OpKind::ReduceMax && !isFloat(graph.node(e).type.dtype))
             why = "a max over integers has no -inf to mask with";
+          else if (graph.node(e).op == OpKind::ReduceArgMax)
+            why = "an argmax's index is not combined block by block";
+        }
       if (!region || !why.empty()) {
         context.change.notes.push_back("left " + windowText(graph, *w) + " untiled: " + why);
         skipped.insert(id);

@@ -167,6 +167,7 @@ bool isDifferentiableOp(OpKind op) {
   switch (opClass(op)) {
     case OpClass::Source: return false;
     case OpClass::Unary: return op != OpKind::Not;
+    case OpClass::Reduce: return op != OpKind::ReduceArgMax;  // an index: no gradient flows through it
     case OpClass::Binary: return !isComparison(op) && op != OpKind::And && op != OpKind::Or;
     default: return true;
   }

@@ -160,6 +160,34 @@ Value softmax(CallArgs& a, bool logarithm) {
   return lowerSoftmax(a.low, x, *norm, logarithm, a.range);
 }
 
+/// argmax(x, dim=-1, keepdim=false): the i64 index of the first maximum along one axis.
+Value argmaxFn(CallArgs& a) {
+  if (!a.expect(1, 1, {"dim", "keepdim"})) return Value::error(a.range);
+  Value x = a.arg(0);
+  if (x.isError()) return x;
+  if (x.isAdaptive() || x.type.rank() == 0) {
+    a.low.context().error(a.range, "argmax() needs a tensor with at least one dimension");
+    return Value::error(a.range);
+  }
+  if (x.type.dtype == DType::Bool) {
+    a.low.context().error(a.range, "argmax() needs numbers, not " + x.type.str() + " (cast first)");
+    return Value::error(a.range);
+  }
+  std::vector<int64_t> axes{-1};
+  if (const ast::Expr* d = a.kw("dim")) {
+    auto l = intList(a.low.context(), *d);
+    if (!l) return Value::error(a.range);
+    if (l->size() != 1) {
+      a.low.context().error(d->range, "argmax() takes one dim, not " + std::to_string(l->size()));
+      return Value::error(a.range);
+    }
+    axes = *l;
+  }
+  auto norm = normaliseAxes(a.low.context(), axes, x.type.rank(), a.range);
+  if (!norm) return Value::error(a.range);
+  return reduce(a.low, OpKind::ReduceArgMax, x, *norm, keepDims(a), a.range);
+}
+
 /// reshape(x, (..)) and expand(x, (..)): an op whose attribute is a target shape.
 Value toShapeFn(CallArgs& a, OpKind op) {
   if (!a.expect(2, 2, {})) return Value::error(a.range);
@@ -337,6 +365,7 @@ const std::map<std::string, Handler>& table() {
       {"sum", [](CallArgs& a) { return reduction(a, "sum"); }},
       {"mean", [](CallArgs& a) { return reduction(a, "mean"); }},
       {"max", [](CallArgs& a) { return reduction(a, "max"); }},
+      {"argmax", argmaxFn},
       {"min", minFn},
       {"softmax", [](CallArgs& a) { return softmax(a, false); }},
       {"log_softmax", [](CallArgs& a) { return softmax(a, true); }},

@@ -54,6 +54,7 @@ constexpr std::array kOps = {
     OpInfo{OpKind::MatMul, "matmul", OpClass::MatMul, 2},
     OpInfo{OpKind::ReduceSum, "reduce_sum", OpClass::Reduce, 1},
     OpInfo{OpKind::ReduceMax, "reduce_max", OpClass::Reduce, 1},
+    OpInfo{OpKind::ReduceArgMax, "reduce_argmax", OpClass::Reduce, 1},
     OpInfo{OpKind::Reshape, "reshape", OpClass::Movement, 1},
     OpInfo{OpKind::Permute, "permute", OpClass::Movement, 1},
     OpInfo{OpKind::Expand, "expand", OpClass::Movement, 1},
@@ -141,6 +142,7 @@ std::string attrsString(OpKind op, const OpAttrs& a) {
     case OpKind::EvalIndex: return "index=" + (a.index ? a.index->str() : std::string("?"));
     case OpKind::ReduceSum:
     case OpKind::ReduceMax:
+    case OpKind::ReduceArgMax:
       return "axes=" + joinInts(a.axes) + (a.keepDims ? ", keepdims" : "");
     case OpKind::Permute: return "perm=" + joinInts(a.perm) + (a.view ? ", view" : "");
     case OpKind::Slice:

@@ -38,6 +38,7 @@ enum class OpKind {
   MatMul,         ///< NumPy matmul semantics
   ReduceSum,      ///< over attrs.axes (sorted, non-negative), attrs.keepDims
   ReduceMax,
+  ReduceArgMax,   ///< i64: the first index of the maximum along the one axis attrs.axes (a NaN counts as the maximum)
   Reshape,        ///< to attrs.shape
   Permute,        ///< attrs.perm
   Expand,         ///< broadcast to attrs.shape

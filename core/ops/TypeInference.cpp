@@ -95,12 +95,14 @@ TypeResult reduce(OpKind op, const OpAttrs& attrs, const TensorType& in) {
     if (ax < 0 || ax >= in.rank())
       return std::string(opName(op)) + ": axis " + std::to_string(ax) + " is out of range for " + in.str();
   if (in.dtype == DType::Bool) return std::string(opName(op)) + ": bool operands are not allowed (use cast)";
+  if (op == OpKind::ReduceArgMax && axes.size() != 1)
+    return std::string(opName(op)) + ": exactly one axis, not " + std::to_string(axes.size());
   std::vector<IndexExpr> out;
   for (int i = 0; i < in.rank(); ++i) {
     if (!axes.count(i)) out.push_back(in.shape[i]);
     else if (attrs.keepDims) out.push_back(IndexExpr(1));
   }
-  return TensorType{in.dtype, out};
+  return TensorType{op == OpKind::ReduceArgMax ? DType::I64 : in.dtype, out};
 }
 
 std::vector<IndexExpr> withoutUnitSizes(const std::vector<IndexExpr>& shape) {

@@ -1,6 +1,7 @@
-// Reference reductions: reduce_sum and reduce_max over a sorted axis list.
-// Each output element combines its inputs in increasing input flat index;
-// float sums accumulate in double and round once.
+// Reference reductions: reduce_sum and reduce_max over a sorted axis list,
+// reduce_argmax over one axis. Each output element combines its inputs in
+// increasing input flat index; float sums accumulate in double and round once;
+// argmax keeps the first maximum (the first NaN, as NumPy).
 #include <limits>
 #include "kernels/KernelParts.h"
 
@@ -75,12 +76,43 @@ void reduceMax(const Tensor& x, Tensor& out, const std::vector<bool>& reduced) {
   }
 }
 
+/// The first index along `axis` of each maximum (a NaN is larger than everything, the first one wins).
+template <class T>
+void reduceArgMax(const Tensor& x, Tensor& out, const std::vector<bool>& reduced, int64_t axis) {
+  int64_t stride = 1;
+  for (int64_t d = x.rank() - 1; d > axis; --d) stride *= x.shape()[d];
+  const int64_t size = x.shape()[axis];
+  std::vector<T> best(out.numel());
+  std::vector<bool> seen(out.numel(), false);
+  const T* in = x.data<T>();
+  int64_t* o = out.data<int64_t>();
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    int64_t j = outputIndex(i, x.shape(), reduced);
+    T v = in[i];
+    bool better = !seen[j];
+    if constexpr (std::is_floating_point_v<T>) better = better || (best[j] == best[j] && (v != v || v > best[j]));
+    else better = better || v > best[j];
+    if (better) best[j] = v, o[j] = (i / stride) % size;
+    seen[j] = true;
+  }
+}
+
 }  // namespace
 
 Tensor evalReduce(OpKind op, const Tensor& x, const std::vector<int64_t>& axes, bool keepDims) {
   checkAxes(op, axes, x.rank());
   std::vector<bool> reduced(x.rank(), false);
   for (int64_t a : axes) reduced[a] = true;
+  if (op == OpKind::ReduceArgMax) {
+    if (axes.size() != 1) throw std::invalid_argument(errorPrefix(op) + "exactly one axis");
+    if (x.shape()[axes[0]] == 0) throw std::invalid_argument(errorPrefix(op) + "the argmax of an empty axis");
+    if (x.dtype() == DType::Bool) throw std::invalid_argument(errorPrefix(op) + "not defined on bool");
+    Tensor out(DType::I64, reducedShape(x.shape(), reduced, keepDims));
+    visitDType(x.dtype(), [&]<class T>() {
+      if constexpr (!std::is_same_v<T, bool>) reduceArgMax<T>(x, out, reduced, axes[0]);
+    });
+    return out;
+  }
   Tensor out(x.dtype(), reducedShape(x.shape(), reduced, keepDims));
   visitDType(x.dtype(), [&]<class T>() {
     if (op == OpKind::ReduceMax) {

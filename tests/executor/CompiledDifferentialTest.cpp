@@ -212,6 +212,24 @@ out c
 )", "logic.tpo", ".", true, 3);
 }
 
+// argmax over a spatial axis, a whole window, a growing window (a running argmax), with
+// keepdim and ties (the first index), and fed back into a recurrence as a number.
+TEST(CompiledDifferential, ArgMaxMatchesTheReference) {
+  checkProgram(R"(
+dim t < T
+set T = 6
+input x : f32[5] over (t) = normal(seed=1)
+param W : f32[5, 4] = normal(seed=2)
+h : f32[4] over (t)
+h[0] = tanh(x[0] @ W)
+h[t] = tanh(x[t] @ W + h[t-1] * 0.5) + cast(argmax(h[t-1], dim=0), f32) * 0.1
+out best = argmax(h, dim=0)
+out first = argmax(h[0:T], dim=0)
+out running = argmax(h[0:t+1], dim=0)
+out ties = argmax(W * 0.0, dim=-1, keepdim=true)
+)", "argmax.tpo", ".", true, 3);
+}
+
 // Spatial indices after ';': slices (constant, from the end, moving with t) and points.
 TEST(CompiledDifferential, SpatialIndicesMatchTheReference) {
   checkProgram(R"(

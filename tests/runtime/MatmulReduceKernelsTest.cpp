@@ -128,6 +128,26 @@ TEST(ReduceKernels, Max) {
                {static_cast<double>(std::numeric_limits<int64_t>::lowest())});
 }
 
+// argmax: the first index of the maximum along one axis (NumPy's rule: the first NaN wins), as i64.
+TEST(ReduceKernels, ArgMax) {
+  auto argmax = [](const Tensor& x, int64_t axis, bool keepDims, const std::vector<int64_t>& outShape) {
+    OpAttrs attrs;
+    attrs.axes = {axis};
+    attrs.keepDims = keepDims;
+    return run(OpKind::ReduceArgMax, {x}, DType::I64, outShape, attrs);
+  };
+  Tensor x = f32({2, 3}, {1, 7, 3, -4, -5, -6});
+  expectTensor(argmax(x, 1, false, {2}), DType::I64, {2}, {1, 0});
+  expectTensor(argmax(x, 0, true, {1, 3}), DType::I64, {1, 3}, {0, 0, 0});
+  expectTensor(argmax(f32({4}, {2, 5, 5, 1}), 0, false, {}), DType::I64, {}, {1});  // the first of a tie
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  expectTensor(argmax(f32({4}, {1, nan, 9, nan}), 0, false, {}), DType::I64, {}, {1});
+  expectTensor(argmax(f32({3}, {-1, -2, nan}), 0, false, {}), DType::I64, {}, {2});
+  expectTensor(argmax(i64({2, 2}, {-3, -9, 4, 0}), 0, false, {2}), DType::I64, {2}, {1, 1});
+  EXPECT_THROW(argmax(f32({2, 0}, {}), 1, false, {2}), std::invalid_argument);  // no index to give
+  EXPECT_THROW(argmax(boolean({2}, {0, 1}), 0, false, {}), std::invalid_argument);
+}
+
 TEST(ReduceKernels, Errors) {
   Tensor x = iota(DType::F32, {2, 3});
   EXPECT_THROW(reduce(OpKind::ReduceSum, x, {1, 0}, false, {}), std::invalid_argument);  // not sorted

@@ -560,6 +560,10 @@ private:
     else inner.push_back(k);
     std::string op = rng_.pick(std::vector<std::string>{"sum", "mean", "max"});
     std::string dim = front ? "0" : "-1";
+    if (rng_.chance(0.1)) {  // of a source's values, equal in both engines: no near-tie flips
+      note(RandomFeature::ArgMax);
+      return "cast(argmax(" + readPoint(sc, newParam(inner)) + ", dim=" + dim + "), f32)";
+    }
     if (!s.empty() && rng_.chance(0.3)) return keepDim(sc, s, op, k, depth);
     return op + "(" + expr(sc, inner, depth - 1) + ", dim=" + dim + ")";
   }
@@ -1078,7 +1082,7 @@ const char* featureName(RandomFeature f) {
       "exclusive_window", "self_window", "matmul", "softmax", "attention", "reduction", "reshape", "transpose",
       "permute", "cast", "where", "index_value", "elementwise", "int_or_bool_source", "named_read", "bare_read",
       "concat", "expand", "keepdim", "log_softmax", "source_output", "mutual_recurrence", "two_step_base",
-      "logical", "spatial_index"};
+      "logical", "spatial_index", "argmax"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(RandomFeature::Count));
   return names[static_cast<size_t>(f)];
 }

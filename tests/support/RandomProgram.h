@@ -61,6 +61,7 @@ enum class RandomFeature {
   TwoStepBase,        ///< branches at 0 and 1, then h[t-2] (or T-1, T-2 and g[t+2])
   Logical,            ///< a condition combined with and / or / not
   SpatialIndex,       ///< x[t; 2] or x[t; 1:3]: an index or slice of a spatial dimension
+  ArgMax,             ///< cast(argmax(w, dim=...), f32) of a param's values
   Count
 };
 
