@@ -21,9 +21,10 @@ std::string Fusion::description() const {
 
 namespace {
 
+/// A scalar constant read at a point (a window of one, `c[0:T]`, is a vector of it: an input).
 bool isScalarConstant(const Graph& g, const Edge& e) {
   const Node& p = g.node(e.producer);
-  return p.op == OpKind::Constant && p.type.shape.empty() && e.condition.isAlways();
+  return p.op == OpKind::Constant && p.type.shape.empty() && e.condition.isAlways() && g.readType(e).shape.empty();
 }
 
 bool isOneElement(const TensorType& t) {

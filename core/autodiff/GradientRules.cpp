@@ -139,6 +139,20 @@ std::optional<NodeId> reduceGradient(RuleInputs& r) {
   return b.where(b.binary(OpKind::Eq, r.in(0), maxAll), g, r.scalar(0.0));
 }
 
+/// gather(x, ids): the gradient's slices added into zeros of x's shape at the ids (a
+/// repeated id accumulates); scatter_add(ids, g): the gradient gathered back at the ids.
+std::optional<NodeId> indexedGradient(RuleInputs& r, int slot) {
+  OpAttrs at;
+  at.axis = r.c.attrs.axis;
+  if (r.c.op == OpKind::Gather) {
+    if (slot != 0) return std::nullopt;
+    at.shape = r.inType(0).shape;
+    return r.b.op(OpKind::ScatterAdd, {AdjointInput::at(r.in(1)), AdjointInput::at(r.grad)}, at);
+  }
+  if (slot != 1) return std::nullopt;
+  return r.b.op(OpKind::Gather, {AdjointInput::at(r.grad), AdjointInput::at(r.in(0))}, at);
+}
+
 std::optional<NodeId> movementGradient(RuleInputs& r, const std::vector<const Edge*>& inputs, int slot) {
   AdjointBuilder& b = r.b;
   const OpAttrs& at = r.c.attrs;
@@ -195,6 +209,7 @@ std::optional<NodeId> inputGradient(AdjointBuilder& b, const Node& c, const std:
     case OpClass::MatMul: return matmulGradient(r, slot);
     case OpClass::Reduce: return reduceGradient(r);
     case OpClass::Movement: return movementGradient(r, inputs, slot);
+    case OpClass::Indexed: return indexedGradient(r, slot);
     case OpClass::Identity: return gradOut;
     default: return std::nullopt;
   }

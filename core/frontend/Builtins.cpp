@@ -160,6 +160,24 @@ Value softmax(CallArgs& a, bool logarithm) {
   return lowerSoftmax(a.low, x, *norm, logarithm, a.range);
 }
 
+/// The one axis of x that `dim=` names (`byDefault` without it), normalised; an error for a
+/// list of several, or out of range.
+std::optional<int64_t> oneAxis(CallArgs& a, const Value& x, int64_t byDefault) {
+  std::vector<int64_t> axes{byDefault};
+  if (const ast::Expr* d = a.kw("dim")) {
+    auto l = intList(a.low.context(), *d);
+    if (!l) return std::nullopt;
+    if (l->size() != 1) {
+      a.low.context().error(d->range, a.call.callee.name + "() takes one dim, not " + std::to_string(l->size()));
+      return std::nullopt;
+    }
+    axes = *l;
+  }
+  auto norm = normaliseAxes(a.low.context(), axes, x.type.rank(), a.range);
+  if (!norm) return std::nullopt;
+  return norm->front();
+}
+
 /// argmax(x, dim=-1, keepdim=false): the i64 index of the first maximum along one axis.
 Value argmaxFn(CallArgs& a) {
   if (!a.expect(1, 1, {"dim", "keepdim"})) return Value::error(a.range);
@@ -173,19 +191,39 @@ Value argmaxFn(CallArgs& a) {
     a.low.context().error(a.range, "argmax() needs numbers, not " + x.type.str() + " (cast first)");
     return Value::error(a.range);
   }
-  std::vector<int64_t> axes{-1};
-  if (const ast::Expr* d = a.kw("dim")) {
-    auto l = intList(a.low.context(), *d);
-    if (!l) return Value::error(a.range);
-    if (l->size() != 1) {
-      a.low.context().error(d->range, "argmax() takes one dim, not " + std::to_string(l->size()));
-      return Value::error(a.range);
-    }
-    axes = *l;
+  auto axis = oneAxis(a, x, -1);
+  if (!axis) return Value::error(a.range);
+  return reduce(a.low, OpKind::ReduceArgMax, x, {*axis}, keepDims(a), a.range);
+}
+
+/// gather(x, ids, dim=0): x's slices along `dim` at the integer ids (NumPy's take):
+/// [pre..., n, post...] at ids of shape s gives [pre..., s..., post...]; an integer index
+/// value (`t`, `l + 1`) is an i64 scalar id.
+Value gatherFn(CallArgs& a) {
+  if (!a.expect(2, 2, {"dim"})) return Value::error(a.range);
+  Value x = a.arg(0), ids = a.arg(1);
+  if (x.isError() || ids.isError()) return Value::error(a.range);
+  if (x.isAdaptive() || x.type.rank() == 0) {
+    a.low.context().error(a.call.args[0]->range, "gather() needs a tensor with at least one dimension to pick from");
+    return Value::error(a.range);
   }
-  auto norm = normaliseAxes(a.low.context(), axes, x.type.rank(), a.range);
-  if (!norm) return Value::error(a.range);
-  return reduce(a.low, OpKind::ReduceArgMax, x, *norm, keepDims(a), a.range);
+  const bool integerIndex = ids.kind == Value::Kind::Index || (ids.kind == Value::Kind::Number && ids.number.isInt);
+  if (integerIndex) {  // gather(E, t): the index value as an i64 scalar
+    OpAttrs asI64;
+    asI64.dtype = DType::I64;
+    ids = a.low.makeOp(OpKind::Cast, asI64, {ids}, a.call.args[1]->range);
+  }
+  if (ids.isAdaptive() || (ids.type.dtype != DType::I32 && ids.type.dtype != DType::I64)) {
+    a.low.context().error(a.call.args[1]->range, "gather() needs integer ids (i32 or i64), not " +
+                                                     (ids.isAdaptive() ? std::string("a number") : ids.type.str()) +
+                                                     " (cast them first)");
+    return Value::error(a.range);
+  }
+  auto axis = oneAxis(a, x, 0);
+  if (!axis) return Value::error(a.range);
+  OpAttrs attrs;
+  attrs.axis = *axis;
+  return a.low.makeOp(OpKind::Gather, attrs, {x, ids}, a.range);
 }
 
 /// reshape(x, (..)) and expand(x, (..)): an op whose attribute is a target shape.
@@ -366,6 +404,7 @@ const std::map<std::string, Handler>& table() {
       {"mean", [](CallArgs& a) { return reduction(a, "mean"); }},
       {"max", [](CallArgs& a) { return reduction(a, "max"); }},
       {"argmax", argmaxFn},
+      {"gather", gatherFn},
       {"min", minFn},
       {"softmax", [](CallArgs& a) { return softmax(a, false); }},
       {"log_softmax", [](CallArgs& a) { return softmax(a, true); }},

@@ -12,6 +12,7 @@ NodeStyle nodeStyleOf(OpKind op) {
     case OpClass::MatMul: return {NodeShape::Box3d, "#fde68a"};
     case OpClass::Reduce: return {NodeShape::InvTrapezium, "#bbf7d0"};
     case OpClass::Movement:
+    case OpClass::Indexed:
     case OpClass::Identity: return {NodeShape::Cds, "#e9d5ff"};
     case OpClass::Merge: return {NodeShape::Diamond, "#fecaca"};
     case OpClass::Fused: return {NodeShape::Box, "#fed7aa"};

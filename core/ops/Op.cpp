@@ -63,6 +63,8 @@ constexpr std::array kOps = {
     OpInfo{OpKind::Identity, "identity", OpClass::Identity, 1},
     OpInfo{OpKind::Merge, "merge", OpClass::Merge, -1},
     OpInfo{OpKind::Fused, "fused", OpClass::Fused, -1},
+    OpInfo{OpKind::Gather, "gather", OpClass::Indexed, 2},
+    OpInfo{OpKind::ScatterAdd, "scatter_add", OpClass::Indexed, 2},
 };
 
 /// The entry of `op`, by index (the executor asks for an op's class or arity at every point).
@@ -147,7 +149,8 @@ std::string attrsString(OpKind op, const OpAttrs& a) {
     case OpKind::Permute: return "perm=" + joinInts(a.perm) + (a.view ? ", view" : "");
     case OpKind::Slice:
       return "axis=" + std::to_string(a.axis) + ", start=" + a.start.str() + ", stop=" + a.stop.str();
-    case OpKind::Cat: return "axis=" + std::to_string(a.axis);
+    case OpKind::Cat:
+    case OpKind::Gather: return "axis=" + std::to_string(a.axis);
     case OpKind::Fused: {
       std::string s = "from=(";
       for (size_t i = 0; i < a.fusedFrom.size(); ++i) s += (i ? ", %" : "%") + std::to_string(a.fusedFrom[i]);
@@ -158,8 +161,9 @@ std::string attrsString(OpKind op, const OpAttrs& a) {
       return std::string(a.permA.empty() ? "" : "perm_a=" + joinInts(a.permA)) +
              (!a.permA.empty() && !a.permB.empty() ? ", " : "") + (a.permB.empty() ? "" : "perm_b=" + joinInts(a.permB));
     case OpKind::Reshape:
-    case OpKind::Expand: {
-      std::string s = "shape=(";
+    case OpKind::Expand:
+    case OpKind::ScatterAdd: {
+      std::string s = op == OpKind::ScatterAdd ? "axis=" + std::to_string(a.axis) + ", shape=(" : "shape=(";
       for (size_t i = 0; i < a.shape.size(); ++i) s += (i ? ", " : "") + a.shape[i].str();
       return s + ")" + (op == OpKind::Expand && a.view ? ", view" : "");
     }

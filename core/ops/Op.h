@@ -47,9 +47,12 @@ enum class OpKind {
   Identity,       ///< copy of its single input
   Merge,          ///< ordered branches: the first input whose edge condition holds
   Fused,          ///< a chain of elementwise ops run as one: attrs.program over its inputs (FusedProgram.h)
+  Gather,         ///< (x, ids): x's slices at the integer ids along attrs.axis, NumPy's take
+  ScatterAdd,     ///< (ids, g): zeros of attrs.shape, g's slices added at the ids along attrs.axis (gather's adjoint)
 };
 
-enum class OpClass { Source, Unary, Binary, Ternary, Cast, MatMul, Reduce, Movement, Identity, Merge, Fused };
+/// Indexed: ops whose integer operand picks positions of another (gather, scatter_add).
+enum class OpClass { Source, Unary, Binary, Ternary, Cast, MatMul, Reduce, Movement, Identity, Merge, Fused, Indexed };
 
 /// One operand of a fused step: input k of the fused node, the result of an
 /// earlier step k, or a scalar literal (a folded constant).
@@ -85,9 +88,9 @@ struct OpAttrs {
   std::vector<int64_t> permA;     ///< MatMul: the left operand is read through this permutation of its axes, as
                                   ///< a permute would give it (view-selection; empty: as it lies)
   std::vector<int64_t> permB;     ///< MatMul: the same for the right operand
-  int64_t axis = 0;               ///< Slice, Cat
+  int64_t axis = 0;               ///< Slice, Cat, Gather, ScatterAdd
   IndexExpr start, stop;          ///< Slice
-  std::vector<IndexExpr> shape;   ///< Reshape, Expand: the target shape
+  std::vector<IndexExpr> shape;   ///< Reshape, Expand: the target shape; ScatterAdd: the result's
   DType dtype = DType::F32;       ///< Cast: the target dtype
   std::vector<FusedStep> program; ///< Fused: the steps in order; the last one is the result
   std::vector<int> fusedFrom;     ///< Fused: ids of the nodes it replaced (for drawing them as one box)

@@ -223,6 +223,29 @@ std::optional<IndexExpr> shapeNumel(const std::vector<IndexExpr>& shape) {
   return n;
 }
 
+/// `x`'s shape with axis `axis` replaced by `ids`'s shape (NumPy's take).
+std::vector<IndexExpr> gatheredShape(const std::vector<IndexExpr>& x, int64_t axis, const std::vector<IndexExpr>& ids) {
+  std::vector<IndexExpr> out(x.begin(), x.begin() + axis);
+  out.insert(out.end(), ids.begin(), ids.end());
+  out.insert(out.end(), x.begin() + axis + 1, x.end());
+  return out;
+}
+
+TypeResult gather(const OpAttrs& attrs, const TensorType& x, const TensorType& ids) {
+  if (ids.dtype != DType::I32 && ids.dtype != DType::I64) return "gather: ids must be integers, not " + ids.str();
+  if (attrs.axis < 0 || attrs.axis >= x.rank()) return "gather: axis " + std::to_string(attrs.axis) + " is out of range for " + x.str();
+  return TensorType{x.dtype, gatheredShape(x.shape, attrs.axis, ids.shape)};
+}
+
+TypeResult scatterAdd(const OpAttrs& attrs, const TensorType& ids, const TensorType& g) {
+  if (ids.dtype != DType::I32 && ids.dtype != DType::I64) return "scatter_add: ids must be integers, not " + ids.str();
+  const int64_t rank = static_cast<int64_t>(attrs.shape.size());
+  if (attrs.axis < 0 || attrs.axis >= rank) return "scatter_add: axis " + std::to_string(attrs.axis) + " is out of range";
+  if (gatheredShape(attrs.shape, attrs.axis, ids.shape) != g.shape)
+    return "scatter_add: " + g.str() + " is not " + shapeStr(attrs.shape) + " gathered at " + ids.str();
+  return TensorType{g.dtype, attrs.shape};
+}
+
 TypeResult inferType(OpKind op, const OpAttrs& attrs, const std::vector<TensorType>& in) {
   int arity = opArity(op);
   if ((arity >= 0 && static_cast<int>(in.size()) != arity) || (arity < 0 && in.empty()))
@@ -252,6 +275,8 @@ TypeResult inferType(OpKind op, const OpAttrs& attrs, const std::vector<TensorTy
         case OpKind::Cat: return cat(attrs, in);
         default: break;
       }
+      break;
+    case OpClass::Indexed: return op == OpKind::Gather ? gather(attrs, in[0], in[1]) : scatterAdd(attrs, in[0], in[1]);
   }
   return std::string("unknown op");
 }

@@ -50,6 +50,8 @@ Tensor compute(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& in, D
     case OpClass::Reduce: return evalReduce(op, in[0], attrs.axes, attrs.keepDims);
     case OpClass::Identity: return in[0];
     case OpClass::Fused: return evalFused(attrs.program, in);
+    case OpClass::Indexed:
+      return op == OpKind::Gather ? evalGather(in[0], in[1], attrs.axis) : evalScatterAdd(in[0], in[1], attrs.axis, outShape);
     case OpClass::Movement: break;
     case OpClass::Source:
     case OpClass::Merge:

@@ -233,6 +233,22 @@ TEST(AutodiffSpatialIndex, SlicesAndPointsMatchFiniteDifferences) {
   expectGradientsMatchFiniteDifferences(c.program, "loss", c.targets, c.name);
 }
 
+// gather's gradient is a scatter-add: an embedding row picked at several steps (a
+// repeated id) accumulates every step's gradient; a column gather along dim 1 and a
+// gather of a gathered value (scatter-add's own gradient is a gather).
+TEST(AutodiffGather, EmbeddingsAndColumnsMatchFiniteDifferences) {
+  expectGradientsMatchFiniteDifferences(
+      "dim t < T\nset T = 4\nconst V = 5, D = 3\n"
+      "param E : f64[V, D] = normal(seed=1)\n"
+      "input tok : i64[] over (t) = hash(key=3, scale=2.0)\n"
+      "ids = cast(abs(tok), i64)\n"
+      "h : f64[D] over (t)\n"
+      "h[0] = tanh(gather(E, ids[0]))\n"
+      "h[t] = tanh(h[t-1] * gather(E, ids) + gather(gather(E, cat(reshape(ids, (1,)), reshape(ids, (1,)), dim=0)), ids))\n"
+      "out loss = sum(h * h) + sum(gather(E, cast(minimum(ids, 2), i32), dim=1))\n",
+      "loss", {"E"}, "gather");
+}
+
 TEST(AutodiffRnn, BackpropagationThroughTimeMatchesFiniteDifferences) {
   const std::string rnn =
       "dim b < B\ndim t < T\nset B = 2, T = 4\nconst IN = 3, H = 2\n"

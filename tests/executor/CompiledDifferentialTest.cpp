@@ -230,6 +230,29 @@ out ties = argmax(W * 0.0, dim=-1, keepdim=true)
 )", "argmax.tpo", ".", true, 3);
 }
 
+// gather: embedding rows by ids over t (a repeated id included), a gather of ids of rank
+// 1, columns along dim 1, an index value as the id, and the gradient (a scatter-add).
+TEST(CompiledDifferential, GatherMatchesTheReference) {
+  checkProgram(R"(
+dim t < T
+set T = 5
+const V = 6, D = 3
+param E : f32[V, D] = normal(seed=1)
+input tok : i64[] over (t) = hash(key=3, scale=2.0)
+ids = cast(abs(tok), i64)
+emb = gather(E, ids)
+both = gather(E, cat(reshape(ids, (1,)), reshape(ids, (1,)), dim=0))
+cols = gather(E, cast(minimum(ids, 2), i32), dim=1)
+h : f32[D] over (t)
+h[0] = tanh(emb[0])
+h[t] = tanh(h[t-1] * 0.5 + emb[t] + gather(E, t))
+loss = sum(h[0:T]) + sum(both[0:T] * both[0:T]) * 0.5 + sum(cols[0:T]) * 0.25
+out emb
+out cols
+out g = grad(loss, E)
+)", "gather.tpo", ".", true, 3);
+}
+
 // Spatial indices after ';': slices (constant, from the end, moving with t) and points.
 TEST(CompiledDifferential, SpatialIndicesMatchTheReference) {
   checkProgram(R"(

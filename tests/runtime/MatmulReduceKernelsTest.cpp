@@ -148,6 +148,23 @@ TEST(ReduceKernels, ArgMax) {
   EXPECT_THROW(argmax(boolean({2}, {0, 1}), 0, false, {}), std::invalid_argument);
 }
 
+// gather (NumPy's take along one axis) and scatter_add, its adjoint: repeated ids accumulate.
+TEST(IndexedKernels, GatherAndScatterAdd) {
+  OpAttrs rows, cols;
+  cols.axis = 1;
+  Tensor x = f32({3, 2}, {1, 2, 3, 4, 5, 6});
+  Tensor ids = i64({2, 2}, {2, 0, 2, 2});
+  expectTensor(run(OpKind::Gather, {x, ids}, DType::F32, {2, 2, 2}, rows), DType::F32, {2, 2, 2}, {5, 6, 1, 2, 5, 6, 5, 6});
+  expectTensor(run(OpKind::Gather, {x, i64({}, {1})}, DType::F32, {3}, cols), DType::F32, {3}, {2, 4, 6});
+  OpAttrs back = rows;
+  back.shape = {3, 2};
+  Tensor g = f32({2, 2, 2}, {1, 1, 1, 1, 1, 1, 1, 1});
+  expectTensor(run(OpKind::ScatterAdd, {ids, g}, DType::F32, {3, 2}, back), DType::F32, {3, 2}, {1, 1, 0, 0, 3, 3});
+  EXPECT_THROW(run(OpKind::Gather, {x, i64({1}, {3})}, DType::F32, {1, 2}, rows), std::invalid_argument);
+  EXPECT_THROW(run(OpKind::Gather, {x, i64({1}, {-1})}, DType::F32, {1, 2}, rows), std::invalid_argument);
+  EXPECT_THROW(run(OpKind::Gather, {x, f32({1}, {0})}, DType::F32, {1, 2}, rows), std::invalid_argument);
+}
+
 TEST(ReduceKernels, Errors) {
   Tensor x = iota(DType::F32, {2, 3});
   EXPECT_THROW(reduce(OpKind::ReduceSum, x, {1, 0}, false, {}), std::invalid_argument);  // not sorted

@@ -89,7 +89,8 @@ std::string num(double v) {
 
 class Generator {
 public:
-  Generator(uint64_t seed, const RandomProgramOptions& options) : rng_(seed), opt_(options), seed_(seed) {}
+  Generator(uint64_t seed, const RandomProgramOptions& options)
+      : rng_(seed), newFeatures_(seed ^ 0x5DEECE66DULL), opt_(options), seed_(seed) {}
 
   GeneratedProgram run() {
     declareDims();
@@ -428,10 +429,29 @@ private:
     return withCast(t, t.name + "[" + joined(items) + "; " + spatial + "]");
   }
 
+  /// `gather(w, id)` of shape s from a new param w of shape [m] + s: the id a constant or
+  /// `min(d, m - 1)` of a dimension in scope (an index value).
+  std::string gatherRead(Scope& sc, const Shape& s) {
+    const int m = size();
+    Shape from{m};
+    from.insert(from.end(), s.begin(), s.end());
+    std::string x = readPoint(sc, newParam(from));
+    std::vector<int> free = freeDims(sc);
+    std::string id = std::to_string(rng_.range(0, m - 1));
+    if (!free.empty() && rng_.chance(0.7)) {
+      int d = rng_.pick(free);
+      sc.used.insert(d);
+      id = "min(" + dims_[d].name + ", " + std::to_string(m - 1) + ")";
+    }
+    note(RandomFeature::Gather);
+    return "gather(" + x + ", " + id + ")";
+  }
+
   /// A read of an existing tensor of shape s (preferring computed ones), else of a new param.
   std::string leaf(Scope& sc, const Shape& s) {
-    if (opt_.movement && rng_.chance(0.08))
+    if (opt_.movement && newFeatures_.chance(0.08))
       if (auto r = spatialRead(sc, s)) return *r;
+    if (opt_.movement && s.size() <= 1 && newFeatures_.chance(0.04)) return gatherRead(sc, s);
     std::vector<int> c = candidates(s, false), computed;
     for (int i : c)
       if (tensors_[static_cast<size_t>(i)].computed) computed.push_back(i);
@@ -560,7 +580,7 @@ private:
     else inner.push_back(k);
     std::string op = rng_.pick(std::vector<std::string>{"sum", "mean", "max"});
     std::string dim = front ? "0" : "-1";
-    if (rng_.chance(0.1)) {  // of a source's values, equal in both engines: no near-tie flips
+    if (newFeatures_.chance(0.1)) {  // of a source's values, equal in both engines: no near-tie flips
       note(RandomFeature::ArgMax);
       return "cast(argmax(" + readPoint(sc, newParam(inner)) + ", dim=" + dim + "), f32)";
     }
@@ -1063,6 +1083,10 @@ private:
   }
 
   Rng rng_;
+  /// Decides whether to use the constructs added after 2026-12-03 (spatial indices, gather,
+  /// argmax), so a seed that uses none of them is the program it was before they existed
+  /// (seeds named in docs and notes keep their meaning).
+  Rng newFeatures_;
   RandomProgramOptions opt_;
   uint64_t seed_;
   std::vector<Dim> dims_;
@@ -1082,7 +1106,7 @@ const char* featureName(RandomFeature f) {
       "exclusive_window", "self_window", "matmul", "softmax", "attention", "reduction", "reshape", "transpose",
       "permute", "cast", "where", "index_value", "elementwise", "int_or_bool_source", "named_read", "bare_read",
       "concat", "expand", "keepdim", "log_softmax", "source_output", "mutual_recurrence", "two_step_base",
-      "logical", "spatial_index", "argmax"};
+      "logical", "spatial_index", "argmax", "gather"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(RandomFeature::Count));
   return names[static_cast<size_t>(f)];
 }
