@@ -212,6 +212,8 @@ private:
   /// the component must point along it.
   size_t place(const std::vector<Item>& items, const std::vector<size_t>& incoming, const std::vector<LoopKind>& kinds,
                size_t earliest, DimMask fixed) {
+    std::set<NodeId> read;  // what the component reads
+    for (size_t k : incoming) read.insert(deps_[k].producer);
     for (size_t at = earliest; at < items.size(); ++at) {
       const Item& item = items[at];
       if (item.statement != -1 || std::find(kinds.begin(), kinds.end(), item.loop) == kinds.end()) continue;
@@ -219,21 +221,19 @@ private:
       bool ok = true, related = false;
       for (size_t k : incoming)
         if (inLoop.count(deps_[k].producer)) ok = ok && pointsAlong(k, fixed, item.loop), related = true;
-      if (ok && (related || readsWhatItReads(item.members, incoming))) return at;
+      if (ok && (related || readsAnyOf(item.members, read))) return at;
     }
     return items.size();
   }
 
-  /// True when a statement of `members` reads a producer the component reads (through
-  /// `incoming`). A component joins only a loop it reads from or shares a read with:
-  /// fusing unrelated statements gains no locality and keeps their stores live together
-  /// (four layers' weights, each copied into panels, held at once).
-  bool readsWhatItReads(const std::vector<NodeId>& members, const std::vector<size_t>& incoming) {
-    std::set<NodeId> read;
-    for (size_t k : incoming) read.insert(deps_[k].producer);
+  /// True when a statement of `members` reads one of `producers`. A component joins only a
+  /// loop it reads from or shares a read with: fusing unrelated statements gains no locality
+  /// and keeps their stores live together (four layers' weights, each copied into panels,
+  /// held at once).
+  bool readsAnyOf(const std::vector<NodeId>& members, const std::set<NodeId>& producers) {
     for (NodeId m : members)
       for (size_t k : byConsumer_[m])
-        if (read.count(deps_[k].producer)) return true;
+        if (producers.count(deps_[k].producer)) return true;
     return false;
   }
 

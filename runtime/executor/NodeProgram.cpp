@@ -135,6 +135,7 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
     if (shape.back() < 0) fail(point, "the shape " + n.type.shapeStr() + " is negative here");
   }
   std::optional<Tensor> computed;  // not a default Tensor: that is a buffer of its own
+  const Input* taken = nullptr;     // the last input read (a merge's branch)
   if (isSource_) {
     computed = source(point, shape, sources);
   } else {
@@ -145,7 +146,6 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
       std::vector<Tensor>& v;
       ~Clear() { v.clear(); }
     } clearArgs{args};
-    const Input* taken = nullptr;  // a merge's branch
     for (Input& in : inputs_) {
       bool live = in.condition.holds(slots_.data());
       if (n.op == OpKind::Merge && !live) continue;
@@ -166,7 +166,6 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
     if (n.op == OpKind::Merge) {
       if (args.empty()) fail(point, "no branch of the merge covers this point");
       computed = std::move(args.front());
-      if (copiesSourceWindows_ && taken->fromSourceArray && !computed->ownsBufferAlone()) computed = computed->clone();
     } else if (isStridedView(n)) {
       try {  // a strided view of the input's buffer (ViewSelection): no copy
         Tensor in = std::move(args.at(0));
@@ -189,8 +188,6 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
       } catch (const std::exception& ex) {
         fail(point, std::string("kernel failed: ") + ex.what());
       }
-      if (copiesSourceWindows_ && inputs_.front().fromSourceArray && !computed->ownsBufferAlone())
-        computed = computed->clone();  // an output's identity or reshape of a source's window
       if (!sharesInputBuffer(n))  // a window of an input (a slice) is copied: see BufferSharing.h
         for (size_t i = 0; i < args.size(); ++i) {  // not a merge: args[i] is inputs_[i]'s
           if (computed->sharesBufferWith(args[i]) && !inputs_[i].keepsWindow) {
@@ -200,6 +197,8 @@ std::optional<Tensor> NodeProgram::compute(const std::vector<int64_t>& point, co
         }
     }
   }
+  if (copiesSourceWindows_ && taken->fromSourceArray && !computed->ownsBufferAlone())
+    computed = computed->clone();  // an output's identity, reshape or merge of a source's window
   const Tensor& result = *computed;
   if (result.shape() != shape || result.dtype() != n.type.dtype)
     fail(point, "computed " + std::string(dtypeName(result.dtype())) + shapeString(result.shape()) +
