@@ -1,5 +1,8 @@
 #include "tempo/CompileCommand.h"
 
+#include "codegen/CudaKernels.h"
+#include "codegen/Nvrtc.h"
+#include "device/DeviceSpec.h"
 #include "graph/GraphPrinter.h"
 #include "lowering/Lowering.h"
 #include "pass/PassRegistry.h"
@@ -29,8 +32,12 @@ CLI::App* addCompileCommand(CLI::App& app, CompileOptions& options) {
                   "Size the cost models (static tiling's block size) for this bound, e.g. --set T=1024, as "
                   "`tempo run --set` does; the program stays parametric (repeatable)")
       ->type_name("NAME=INT");
-  cmd->add_option("--emit", options.emit, "Print the generated code: the kernel table, LLVM IR after -O3, or assembly")
-      ->check(CLI::IsMember({"kernels", "llvm", "asm"}));
+  cmd->add_option("--device", options.device, "The device to compile for: cpu (default), cuda or cuda:N")
+      ->type_name("cpu|cuda[:N]");
+  cmd->add_option("--emit", options.emit,
+                  "Print the generated code: the kernel table, LLVM IR after -O3 or assembly (cpu), CUDA C++ or "
+                  "PTX (cuda)")
+      ->check(CLI::IsMember({"kernels", "llvm", "asm", "cuda", "ptx"}));
   cmd->add_option("--kernel", options.kernel, "With --emit: only this kernel (its name, e.g. k7_h, or its node, %7)");
   return cmd;
 }
@@ -101,10 +108,42 @@ void printSummary(const Pipeline& pipeline, const std::vector<PassSnapshot>& sna
   out << "\n";
 }
 
+/// `--emit cuda|ptx`: the CUDA C++ (or NVRTC's PTX for sm_90) of the whole program or of one kernel.
+int emitCuda(const CompileOptions& options, const LoweredProgram& lowered, std::ostream& out, std::ostream& err) {
+  const CudaSource source = emitCudaKernels(lowered.kernels);
+  std::string text = source.text;
+  std::string shares;
+  if (!options.kernel.empty()) {
+    const Kernel* k = lowered.kernels.find(options.kernel);  // found and generated: emitCode checked
+    const std::string& function = source.function.at(k->name);
+    if (function != k->name) shares = "// " + k->name + " shares the code of " + function + "\n";
+    text = cudaDevicePrelude() + "\n" + source.functionText.at(function);
+  }
+  if (source.functions.empty()) {
+    out << "(no generated kernels: every node runs a library or runtime kernel)\n";
+    return kExitOk;
+  }
+  if (options.emit == "cuda") {
+    out << shares << text;
+    return kExitOk;
+  }
+  try {
+    NvrtcOptions nvrtc;
+    nvrtc.cubin = false;
+    NvrtcOutput compiled = compileCuda(text, options.file + ".cu", nvrtc);
+    out << shares << compiled.ptx;
+  } catch (const std::exception& e) {
+    err << "tempo compile: " << e.what() << "\n";
+    return kExitRuntime;
+  }
+  return kExitOk;
+}
+
 /// `--emit`: the kernel table, IR or assembly, whole or of one kernel.
 int emitCode(const CompileOptions& options, const Graph& graph, const LoweredProgram& lowered, std::ostream& out,
              std::ostream& err) {
   const NativeModule& native = *lowered.native;
+  if (options.kernel.empty() && (options.emit == "cuda" || options.emit == "ptx")) return emitCuda(options, lowered, out, err);
   if (options.kernel.empty()) {
     if (options.emit == "kernels") out << printKernelProgram(graph, lowered.kernels);
     else if (native.kernels().empty()) out << "(no generated kernels: every node runs a library or runtime kernel)\n";
@@ -117,6 +156,9 @@ int emitCode(const CompileOptions& options, const Graph& graph, const LoweredPro
     for (const Kernel& each : lowered.kernels.kernels) err << " " << each.name;
     err << "\n";
     return kExitUsage;
+  }
+  if (options.emit == "cuda" || options.emit == "ptx") {
+    if (k->kind == KernelKind::Generated) return emitCuda(options, lowered, out, err);
   }
   if (options.emit == "kernels" || k->kind != KernelKind::Generated) {
     out << printKernel(graph, *k);
@@ -149,7 +191,22 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
     return kExitUsage;
   }
   if (!options.kernel.empty() && options.emit.empty()) {
-    err << "tempo compile: --kernel needs --emit kernels|llvm|asm\n";
+    err << "tempo compile: --kernel needs --emit kernels|llvm|asm|cuda|ptx\n";
+    return kExitUsage;
+  }
+  std::string deviceError;
+  std::optional<DeviceSpec> device = parseDeviceSpec(options.device, deviceError);
+  if (!device) {
+    err << "tempo compile: " << deviceError << "\n";
+    return kExitUsage;
+  }
+  const bool gpuCode = options.emit == "cuda" || options.emit == "ptx";
+  if (gpuCode && !device->isCuda()) {
+    err << "tempo compile: --emit " << options.emit << " is the GPU's code: add --device cuda\n";
+    return kExitUsage;
+  }
+  if ((options.emit == "llvm" || options.emit == "asm") && device->isCuda()) {
+    err << "tempo compile: --emit " << options.emit << " is the CPU's code: with --device cuda, use --emit cuda or ptx\n";
     return kExitUsage;
   }
   if (!options.emit.empty() && (!options.printAfter.empty() || !options.stopAfter.empty())) {

@@ -85,26 +85,6 @@ int64_t stepCost(const std::vector<FusedStep>& program) {
   return std::max<int64_t>(cost, 1);
 }
 
-/// Everything the generated code of `k` depends on: equal keys, equal functions.
-std::string codeKey(const Kernel& k) {
-  std::string key = std::to_string(static_cast<int>(k.dtype)) + "/" + std::to_string(k.shape.size()) + "|";
-  for (const KernelInput& in : k.inputs) {
-    key += std::to_string(static_cast<int>(in.dtype)) + ":";
-    for (bool b : in.broadcast) key += b ? 'b' : '.';
-    key += ",";
-  }
-  char value[32];
-  for (const FusedStep& step : k.program) {
-    key += "|" + std::to_string(static_cast<int>(step.op)) + ":" + std::to_string(static_cast<int>(step.dtype));
-    for (const FusedOperand& o : step.operands) {
-      std::snprintf(value, sizeof value, "%a", o.value);
-      key += "," + std::to_string(static_cast<int>(o.kind)) + ":" + std::to_string(o.index) + ":" + value + ":" +
-             std::to_string(static_cast<int>(o.dtype));
-    }
-  }
-  return key;
-}
-
 /// The module's key as the constant KernelCache::kKeySymbol, so a cache entry names what it holds.
 void addCacheKey(llvm::Module& m, const std::string& key) {
   llvm::Constant* text = llvm::ConstantDataArray::getString(m.getContext(), key);
@@ -174,7 +154,7 @@ std::shared_ptr<const NativeModule> NativeModule::compile(const KernelProgram& k
   std::map<NodeId, std::string> functionOfNode;
   for (const Kernel& k : kernels.kernels) {
     if (k.kind != KernelKind::Generated) continue;
-    auto [it, fresh] = functionOfKey.emplace(codeKey(k), k.name);
+    auto [it, fresh] = functionOfKey.emplace(kernelCodeKey(k), k.name);
     if (fresh) distinct.kernels.push_back(k);
     functionOfNode[k.node] = it->second;
   }
@@ -183,7 +163,7 @@ std::shared_ptr<const NativeModule> NativeModule::compile(const KernelProgram& k
   // The cache key: everything the object code depends on.
   std::string key = std::string("llvm ") + LLVM_VERSION_STRING + "\nemitter " + llvmKernelsBuildId() + "\ntarget " +
                     builder.getTargetTriple().str() + " " + out->cpu_ + " " + builder.getFeatures().getString() + "\n";
-  for (const Kernel& k : distinct.kernels) key += k.name + "=" + codeKey(k) + "\n";
+  for (const Kernel& k : distinct.kernels) key += k.name + "=" + kernelCodeKey(k) + "\n";
   std::optional<KernelCache> cache;
   if (options.useCache)
     if (auto dir = options.cacheDirectory ? options.cacheDirectory : KernelCache::defaultDirectory()) cache.emplace(*dir);

@@ -4,6 +4,7 @@
 #include "types/TensorType.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace tempo {
 
@@ -14,6 +15,25 @@ std::string_view kernelKindName(KernelKind kind) {
     case KernelKind::Runtime: return "runtime";
   }
   return "?";
+}
+
+std::string kernelCodeKey(const Kernel& k) {
+  std::string key = std::to_string(static_cast<int>(k.dtype)) + "/" + std::to_string(k.shape.size()) + "|";
+  for (const KernelInput& in : k.inputs) {
+    key += std::to_string(static_cast<int>(in.dtype)) + ":";
+    for (bool b : in.broadcast) key += b ? 'b' : '.';
+    key += ",";
+  }
+  char value[32];
+  for (const FusedStep& step : k.program) {
+    key += "|" + std::to_string(static_cast<int>(step.op)) + ":" + std::to_string(static_cast<int>(step.dtype));
+    for (const FusedOperand& o : step.operands) {
+      std::snprintf(value, sizeof value, "%a", o.value);
+      key += "," + std::to_string(static_cast<int>(o.kind)) + ":" + std::to_string(o.index) + ":" + value + ":" +
+             std::to_string(static_cast<int>(o.dtype));
+    }
+  }
+  return key;
 }
 
 const Kernel* KernelProgram::forNode(NodeId node) const {

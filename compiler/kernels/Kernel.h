@@ -58,6 +58,11 @@ struct KernelProgram {
   int count(KernelKind kind) const;
 };
 
+/// Everything the generated code of `k` depends on (dtypes, rank, broadcast patterns,
+/// steps and literals, not its name or shape's sizes): equal keys, equal code. The
+/// code generators compile one function per distinct key.
+std::string kernelCodeKey(const Kernel& k);
+
 /// One kernel:
 ///   kernel k7_h  generated  %7 'h' (fused) at rnn.tpo:18:10  f32[B, H]  (1 exec statement)
 ///     in0 f32[B, H] from %5 (matmul)

@@ -1,0 +1,110 @@
+// The text every emitted CUDA translation unit starts with, and the host shim
+// that lets the same text compile as C++ for the CPU; see CudaKernels.h.
+//
+// The helpers mirror runtime/kernels/cpu/FastMath.cpp operation for operation.
+// Their constants are written as hexadecimal literals of the values the host
+// computes, so no compiler's constant folding can give other bits.
+#include "codegen/CudaKernels.h"
+
+#include <cstdio>
+#include <string>
+
+namespace tempo {
+namespace {
+
+std::string hexDouble(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%a", v);
+  return buf;
+}
+
+std::string hexFloat(float v) { return hexDouble(static_cast<double>(v)) + "f"; }
+
+std::string expCore() {
+  std::string s =
+      "__device__ __forceinline__ double tempo_exp_core(double x) {\n"
+      "  double kd = x * " + hexDouble(1.4426950408889634) + " + " + hexDouble(0x1.8p52) + ";\n"
+      "  tempo_u64 kbits = (tempo_u64)__double_as_longlong(kd);\n"
+      "  kd = kd - " + hexDouble(0x1.8p52) + ";\n"
+      "  double r = (x - kd * " + hexDouble(0x1.62e42fefa3800p-1) + ") - kd * " + hexDouble(0x1.ef35793c76730p-45) + ";\n"
+      "  double p = " + hexDouble(1.0 / 479001600) + ";\n";
+  const double coeffs[] = {1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720,
+                           1.0 / 120,      1.0 / 24,      1.0 / 6,      0.5,          1.0,        1.0};
+  for (double c : coeffs) s += "  p = p * r + " + hexDouble(c) + ";\n";
+  s += "  return p * __longlong_as_double((tempo_i64)((kbits << 52) + ((tempo_u64)1023 << 52)));\n}\n";
+  return s;
+}
+
+std::string tanhF32() {
+  std::string s =
+      "__device__ __forceinline__ float tempo_tanh_f32(float x) {\n"
+      "  float d = x < -10.0f ? -10.0f : (x > 10.0f ? 10.0f : x);\n"
+      "  float a = fabsf(d);\n"
+      "  float a2 = a * a;\n"
+      "  float s = " + hexFloat(18888466084.0f / 194896477400625.0f) + ";\n";
+  const float series[] = {-443861162.0f / 1856156927625.0f, 6404582.0f / 10854718875.0f, -929569.0f / 638512875.0f,
+                          21844.0f / 6081075.0f,            -1382.0f / 155925.0f,        62.0f / 2835.0f,
+                          -17.0f / 315.0f,                  2.0f / 15.0f,                -1.0f / 3.0f};
+  for (float c : series) s += "  s = fmaf(a2, s, " + hexFloat(c) + ");\n";
+  s += "  float series = fmaf(a, a2 * s, a);\n"
+       "  float y = a + a;\n"
+       "  float kd = fmaf(y, " + hexFloat(1.44269504f) + ", " + hexFloat(0x1.8p23f) + ");\n"
+       "  tempo_u32 kbits = (tempo_u32)__float_as_int(kd);\n"
+       "  kd = kd - " + hexFloat(0x1.8p23f) + ";\n"
+       "  float r = fmaf(-kd, " + hexFloat(0x1.62e43p-1f) + ", y);\n"
+       "  r = fmaf(-kd, " + hexFloat(-0x1.05c610p-29f) + ", r);\n"
+       "  float p = " + hexFloat(1.0f / 5040) + ";\n";
+  const float coeffs[] = {1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f};
+  for (float c : coeffs) s += "  p = fmaf(p, r, " + hexFloat(c) + ");\n";
+  s += "  float e = p * __int_as_float((int)((kbits << 23) + ((tempo_u32)127 << 23)));\n"
+       "  float big = 1.0f - 2.0f / (e + 1.0f);\n"
+       "  return copysignf(a < 0.625f ? series : big, d);\n}\n";
+  return s;
+}
+
+}  // namespace
+
+const std::string& cudaDevicePrelude() {
+  static const std::string text =
+      "// Tempo generated kernels (CUDA C++). Build with --fmad=false: the CPU kernels contract nothing.\n"
+      "typedef long long tempo_i64;\n"
+      "typedef unsigned long long tempo_u64;\n"
+      "typedef int tempo_i32;\n"
+      "typedef unsigned int tempo_u32;\n"
+      "typedef unsigned char tempo_u8;\n"
+      "__device__ __forceinline__ double tempo_clamp(double x, double lo, double hi) {\n"
+      "  return x < lo ? lo : (x > hi ? hi : x);\n}\n" +
+      expCore() + tanhF32() +
+      "// fromDouble (DTypeDispatch.h): NaN to 0, out of range to the limits.\n"
+      "__device__ __forceinline__ tempo_i32 tempo_to_i32(double v) {\n"
+      "  return v != v ? 0 : v <= -2147483648.0 ? (tempo_i32)(-2147483647 - 1) : v >= 2147483647.0 ? 2147483647 : (tempo_i32)v;\n}\n"
+      "__device__ __forceinline__ tempo_i64 tempo_to_i64(double v) {\n"
+      "  return v != v ? 0 : v <= -9223372036854775808.0 ? (tempo_i64)(-9223372036854775807LL - 1)\n"
+      "       : v >= 9223372036854775807.0 ? 9223372036854775807LL : (tempo_i64)v;\n}\n";
+  return text;
+}
+
+const std::string& cudaHostShim() {
+  static const std::string text =
+      "// Host emulation of Tempo's generated CUDA kernels: the grid runs as loops.\n"
+      "#include <math.h>\n"
+      "#include <stdint.h>\n"
+      "#include <string.h>\n"
+      "#define __global__\n"
+      "#define __device__\n"
+      "#define __forceinline__ inline\n"
+      "#define __restrict__ __restrict\n"
+      "#define __launch_bounds__(n)\n"
+      "struct tempo_dim3 { unsigned x = 0, y = 0, z = 0; };\n"
+      "static thread_local tempo_dim3 blockIdx, threadIdx, blockDim, gridDim;\n"
+      "inline long long __double_as_longlong(double v) { long long r; memcpy(&r, &v, 8); return r; }\n"
+      "inline double __longlong_as_double(long long v) { double r; memcpy(&r, &v, 8); return r; }\n"
+      "inline int __float_as_int(float v) { int r; memcpy(&r, &v, 4); return r; }\n"
+      "inline float __int_as_float(int v) { float r; memcpy(&r, &v, 4); return r; }\n"
+      ;
+  return text;
+}
+
+std::string cudaHostEntryName(const std::string& function) { return function + "_host"; }
+
+}  // namespace tempo
