@@ -15,6 +15,7 @@
 #include "kernels/cpu/Fused.h"
 #include "pass/PassRegistry.h"
 #include "support/GoldenFiles.h"
+#include "support/KernelCases.h"
 #include "symbolic/PointSet.h"
 #include "tensor/DTypeDispatch.h"
 
@@ -32,104 +33,11 @@
 namespace tempo {
 namespace {
 
-constexpr DType kDTypes[] = {DType::F32, DType::F64, DType::I32, DType::I64, DType::Bool};
-
-const std::vector<OpKind>& elementwiseOps() {
-  static const std::vector<OpKind> ops{
-      OpKind::Neg, OpKind::Exp, OpKind::Log, OpKind::Sqrt, OpKind::Tanh, OpKind::Sigmoid, OpKind::Relu, OpKind::Abs,
-      OpKind::Sin, OpKind::Cos, OpKind::Not, OpKind::Add, OpKind::Sub, OpKind::Mul, OpKind::Div, OpKind::Pow,
-      OpKind::Maximum, OpKind::Minimum, OpKind::Lt, OpKind::Le, OpKind::Gt, OpKind::Ge, OpKind::Eq, OpKind::Ne,
-      OpKind::And, OpKind::Or, OpKind::Where, OpKind::Cast};
-  return ops;
-}
-
-/// Values at the edges first, then random ones of a spread that reaches the clamps.
-Tensor edgyTensor(DType dtype, const std::vector<int64_t>& shape, uint32_t seed) {
-  Tensor t(dtype, shape);
-  std::mt19937 rng(seed);
-  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-  const std::vector<double> floats{0.0, -0.0, 1.0, -1.0, 0.03, -0.05, 0.0625, 20.5, -25.0, 100.5, -120.0,
-                                   inf, -inf, nan, 1e20, -1e20, 3.7, -3.7, 2.5e9, -9.3e18};
-  std::uniform_real_distribution<double> wide(-8.0, 8.0);
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    double v;
-    if (dtype == DType::Bool) v = static_cast<double>(rng() % 2);
-    else if (dtype == DType::I32 || dtype == DType::I64) v = static_cast<double>(static_cast<int32_t>(rng() % 200001) - 100000);
-    else v = i < static_cast<int64_t>(floats.size()) ? floats[(i + seed) % floats.size()] : wide(rng);
-    t.set(i, v);
-  }
-  return t;
-}
-
-std::string firstDifference(const Tensor& want, const Tensor& got) {
-  if (want.dtype() != got.dtype() || want.shape() != got.shape()) return "dtype or shape differ";
-  size_t size = dtypeSize(want.dtype());
-  const auto* a = static_cast<const unsigned char*>(want.raw());
-  const auto* b = static_cast<const unsigned char*>(got.raw());
-  for (int64_t i = 0; i < want.numel(); ++i) {
-    if (std::memcmp(a + i * size, b + i * size, size) == 0) continue;
-    double x = want.at(i), y = got.at(i);
-    if (x != x && y != y) continue;  // both NaN: payloads may differ
-    return "element " + std::to_string(i) + ": library " + std::to_string(x) + ", generated " + std::to_string(y);
-  }
-  return "";
-}
-
-struct Case {
-  OpKind op;
-  DType operand;
-  DType result;
-  std::string label() const {
-    return std::string(opName(op)) + " " + std::string(dtypeName(operand)) + " -> " + std::string(dtypeName(result));
-  }
-};
-
-std::vector<Case> loweredCases() {
-  std::vector<Case> out;
-  for (OpKind op : elementwiseOps())
-    for (DType operand : kDTypes) {
-      std::vector<DType> results;
-      if (op == OpKind::Cast) results.assign(std::begin(kDTypes), std::end(kDTypes));
-      else results.push_back(isComparison(op) ? DType::Bool : operand);
-      for (DType result : results)
-        if (llvmLowersStep(op, operand, result)) out.push_back({op, operand, result});
-    }
-  return out;
-}
-
-/// A one-step kernel over inputs [R, C], [C] (broadcast along dim 0) and [R, 1] (along dim 1).
-Kernel oneStepKernel(const Case& c, int id, int64_t cols = 37) {
-  Kernel k;
-  k.name = "k" + std::to_string(id) + "_case";
-  k.node = id;
-  k.op = c.op;
-  k.kind = KernelKind::Generated;
-  k.dtype = c.result;
-  k.shape = {IndexExpr::bound("R"), IndexExpr(cols)};
-  const int arity = opArity(c.op);
-  for (int i = 0; i < arity; ++i) {
-    KernelInput in;
-    in.dtype = c.op == OpKind::Where && i == 0 ? DType::Bool : c.operand;
-    if (i == 0) in.shape = k.shape, in.broadcast = {false, false};
-    else if (i == 1) in.shape = {IndexExpr(cols)}, in.broadcast = {true, false};
-    else in.shape = {IndexExpr::bound("R"), IndexExpr(1)}, in.broadcast = {false, true};
-    k.inputs.push_back(in);
-  }
-  FusedStep step{c.op, {}, c.result};
-  for (int i = 0; i < arity; ++i) step.operands.push_back({FusedOperand::Kind::Input, i, 0, DType::F32});
-  k.program = {step};
-  return k;
-}
-
-std::vector<Tensor> inputsFor(const Kernel& k, int64_t rows, uint32_t seed) {
-  std::vector<Tensor> out;
-  for (size_t i = 0; i < k.inputs.size(); ++i) {
-    std::vector<int64_t> shape = i == 0 ? std::vector<int64_t>{rows, 37} : i == 1 ? std::vector<int64_t>{37}
-                                                                                 : std::vector<int64_t>{rows, 1};
-    out.push_back(edgyTensor(k.inputs[i].dtype, shape, seed + static_cast<uint32_t>(i) * 7919));
-  }
-  return out;
-}
+using testing::Case;
+using testing::firstDifference;
+using testing::inputsFor;
+using testing::loweredCases;
+using testing::oneStepKernel;
 
 TEST(GeneratedKernels, EveryLoweredOpEqualsTheLibraryKernelBitForBit) {
   const std::vector<Case> cases = loweredCases();

@@ -1,0 +1,174 @@
+// The generated CUDA kernels (compiler/codegen/CudaKernels) without a GPU:
+// every (op, dtype) pair and every kernel of every example and of the
+// generated programs compiles with NVRTC to a CUBIN for sm_90, and runs under
+// host emulation (support/CudaHostEmulation) bit for bit like the CPU kernels
+// it stands for, on inputs at the edges and with a grid smaller than the
+// output, so the grid-stride loop and the broadcast offsets are exercised.
+#include "codegen/CudaKernels.h"
+#include "codegen/Nvrtc.h"
+#include "frontend/Frontend.h"
+#include "kernels/cpu/Fused.h"
+#include "kernels/cpu/CpuKernels.h"
+#include "lowering/Lowering.h"
+#include "pass/PassRegistry.h"
+#include "support/CudaHostEmulation.h"
+#include "support/GoldenFiles.h"
+#include "support/KernelCases.h"
+#include "support/RandomProgram.h"
+#include "support/TempDir.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace tempo {
+namespace {
+
+using testing::EmulatedCuda;
+using testing::firstDifference;
+
+/// A program's kernels, lowered without the CPU's codegen, and its default bounds.
+struct LoweredKernels {
+  KernelProgram kernels;
+  SymbolEnv bounds;
+};
+
+LoweredKernels lowerKernels(const std::string& text, const std::string& name, const std::string& dir) {
+  FrontendResult r = compileSource(text, name, dir);
+  if (!r.ok()) throw std::runtime_error(name + ": " + r.renderedDiagnostics());
+  Graph g = r.graph;
+  PassContext context;
+  defaultPipeline().run(g, context);
+  IslContext isl;
+  LoweringOptions options;
+  options.codegen = false;
+  LoweredProgram lowered = lowerProgram(g, isl, options);
+  SymbolEnv env(g.boundDefaults.begin(), g.boundDefaults.end());
+  return {lowered.kernels, g.withDerivedBounds(env)};
+}
+
+std::vector<int64_t> evaluated(const std::vector<IndexExpr>& shape, const SymbolEnv& env) {
+  std::vector<int64_t> out;
+  for (const IndexExpr& e : shape) out.push_back(e.evaluate(env));
+  return out;
+}
+
+/// True when `cubin` is an ELF image that defines `symbol`.
+bool cubinDefines(const std::vector<char>& cubin, const std::string& symbol) {
+  if (cubin.size() < 4 || std::memcmp(cubin.data(), "\x7f" "ELF", 4) != 0) return false;
+  const std::string needle = symbol + '\0';
+  return std::search(cubin.begin(), cubin.end(), needle.begin(), needle.end()) != cubin.end();
+}
+
+/// Emulates every generated kernel of `lowered` and compares with the CPU's fused kernel.
+void expectEmulationMatchesCpu(const LoweredKernels& lowered, const CudaSource& source, const EmulatedCuda& emulated,
+                               const std::string& label) {
+  uint32_t seed = 1;
+  for (const Kernel& k : lowered.kernels.kernels) {
+    if (k.kind != KernelKind::Generated) continue;
+    const std::vector<int64_t> shape = evaluated(k.shape, lowered.bounds);
+    std::vector<Tensor> inputs;
+    for (const KernelInput& in : k.inputs) inputs.push_back(testing::edgyTensor(in.dtype, evaluated(in.shape, lowered.bounds), seed++));
+    std::optional<Tensor> want = cpu::fused(k.program, inputs, k.dtype, shape);
+    ASSERT_TRUE(want) << label << " " << k.name << ": the CPU's fused kernel does not take these inputs";
+    Tensor got = emulated.run(source.function.at(k.name), k.dtype, shape, inputs);
+    EXPECT_EQ(firstDifference(*want, got), "") << label << " " << k.name;
+  }
+}
+
+TEST(CudaKernels, EveryLoweredOpEmulatedEqualsTheLibraryKernelBitForBit) {
+  const std::vector<testing::Case> cases = testing::loweredCases();
+  KernelProgram program;
+  for (size_t i = 0; i < cases.size(); ++i) program.kernels.push_back(testing::oneStepKernel(cases[i], static_cast<int>(i)));
+  const CudaSource source = emitCudaKernels(program);
+  testing::TempDir dir("cuda_ops");
+  EmulatedCuda emulated(source, dir.path());
+  for (int64_t rows : {int64_t(5), int64_t(1000)}) {  // 1000 rows: 37000 elements over a grid of 192 threads
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const testing::Case& c = cases[i];
+      const Kernel& k = program.kernels[i];
+      std::vector<Tensor> args = testing::inputsFor(k, rows, static_cast<uint32_t>(i + 1));
+      OpAttrs attrs;
+      attrs.dtype = c.result;
+      Tensor want = cpu::evalOp(c.op, attrs, args, c.result, {rows, 37});
+      Tensor got = emulated.run(source.function.at(k.name), k.dtype, {rows, 37}, args);
+      EXPECT_EQ(firstDifference(want, got), "") << c.label() << " at " << rows << " rows";
+    }
+  }
+}
+
+TEST(CudaKernels, EveryLoweredOpCompilesToAnSm90Cubin) {
+  if (!nvrtcAvailable()) GTEST_SKIP() << "this build has no CUDA toolkit: NVRTC is not linked";
+  const std::vector<testing::Case> cases = testing::loweredCases();
+  KernelProgram program;
+  for (size_t i = 0; i < cases.size(); ++i) program.kernels.push_back(testing::oneStepKernel(cases[i], static_cast<int>(i)));
+  const CudaSource source = emitCudaKernels(program);
+  NvrtcOutput out = compileCuda(source.text, "ops.cu");
+  EXPECT_NE(out.ptx.find(".target sm_90"), std::string::npos);
+  for (const std::string& f : source.functions) EXPECT_TRUE(cubinDefines(out.cubin, f)) << f;
+}
+
+TEST(CudaKernels, EveryExamplesKernelsCompileForSm90AndEmulateLikeTheCpu) {
+  const bool nvrtc = nvrtcAvailable();
+  int generated = 0;
+  std::vector<std::filesystem::path> examples = testing::examplePrograms();
+  for (const auto& rl : testing::filesWithExtension(testing::sourceDir() / "resources/examples/rl", ".tpo")) examples.push_back(rl);
+  for (const std::filesystem::path& path : examples) {
+    SCOPED_TRACE(path.filename().string());
+    LoweredKernels lowered = lowerKernels(testing::readFile(path), path.filename().string(), path.parent_path().string());
+    const CudaSource source = emitCudaKernels(lowered.kernels);
+    if (source.functions.empty()) continue;
+    generated += lowered.kernels.count(KernelKind::Generated);
+    if (nvrtc) {
+      NvrtcOutput out = compileCuda(source.text, path.filename().string() + ".cu");
+      for (const std::string& f : source.functions) EXPECT_TRUE(cubinDefines(out.cubin, f)) << f;
+    }
+    testing::TempDir dir("cuda_example");
+    EmulatedCuda emulated(source, dir.path());
+    expectEmulationMatchesCpu(lowered, source, emulated, path.filename().string());
+  }
+  EXPECT_GT(generated, 50);  // the examples' fused groups, not a vacuous pass
+  if (!nvrtc) GTEST_SKIP() << "emulation checked; NVRTC not linked in this build, so no CUBIN was compiled";
+}
+
+TEST(CudaKernels, TheRnnExamplesSource) {
+  std::filesystem::path path = testing::sourceDir() / "resources/examples/rnn.tpo";
+  LoweredKernels lowered = lowerKernels(testing::readFile(path), "rnn.tpo", path.parent_path().string());
+  testing::expectGolden(testing::sourceDir() / "tests/golden/cuda/rnn.cu", emitCudaKernels(lowered.kernels).text);
+}
+
+/// The generated programs, in shards: their kernels in one translation unit per shard
+/// (each program's functions prefixed), compiled once by NVRTC and once for emulation.
+constexpr uint64_t kSeedsPerShard = 100;
+class CudaGeneratedPrograms : public ::testing::TestWithParam<uint64_t> {};
+
+TEST_P(CudaGeneratedPrograms, CompileForSm90AndEmulateLikeTheCpu) {
+  std::vector<LoweredKernels> programs;
+  std::vector<CudaSource> sources;
+  CudaSource all;
+  for (uint64_t seed = 1 + GetParam() * kSeedsPerShard; seed <= (GetParam() + 1) * kSeedsPerShard; ++seed) {
+    const std::string name = "random" + std::to_string(seed) + ".tpo";
+    programs.push_back(lowerKernels(testing::generateRandomProgram(seed), name, "."));
+    sources.push_back(emitCudaKernels(programs.back().kernels, "p" + std::to_string(seed) + "_"));
+    const CudaSource& s = sources.back();
+    for (const std::string& f : s.functions) all.text += "\n" + s.functionText.at(f);
+    all.hostEntries += s.hostEntries;
+    all.functions.insert(all.functions.end(), s.functions.begin(), s.functions.end());
+  }
+  all.text = cudaDevicePrelude() + all.text;
+  ASSERT_GT(all.functions.size(), kSeedsPerShard / 2);
+  testing::TempDir dir("cuda_generated");
+  EmulatedCuda emulated(all, dir.path());
+  for (size_t i = 0; i < programs.size(); ++i)
+    expectEmulationMatchesCpu(programs[i], sources[i], emulated, "seed " + std::to_string(1 + GetParam() * kSeedsPerShard + i));
+  if (!nvrtcAvailable()) GTEST_SKIP() << "emulation checked; NVRTC not linked in this build, so no CUBIN was compiled";
+  NvrtcOutput out = compileCuda(all.text, "generated.cu");
+  for (const std::string& f : all.functions) EXPECT_TRUE(cubinDefines(out.cubin, f)) << f;
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, CudaGeneratedPrograms, ::testing::Range<uint64_t>(0, 3),
+                         [](const ::testing::TestParamInfo<uint64_t>& info) { return "Shard" + std::to_string(info.param); });
+
+}  // namespace
+}  // namespace tempo

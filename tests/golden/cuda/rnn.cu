@@ -1,0 +1,113 @@
+// Tempo generated kernels (CUDA C++). Build with --fmad=false: the CPU kernels contract nothing.
+typedef long long tempo_i64;
+typedef unsigned long long tempo_u64;
+typedef int tempo_i32;
+typedef unsigned int tempo_u32;
+typedef unsigned char tempo_u8;
+__device__ __forceinline__ double tempo_clamp(double x, double lo, double hi) {
+  return x < lo ? lo : (x > hi ? hi : x);
+}
+__device__ __forceinline__ double tempo_exp_core(double x) {
+  double kd = x * 0x1.71547652b82fep+0 + 0x1.8p+52;
+  tempo_u64 kbits = (tempo_u64)__double_as_longlong(kd);
+  kd = kd - 0x1.8p+52;
+  double r = (x - kd * 0x1.62e42fefa38p-1) - kd * 0x1.ef35793c7673p-45;
+  double p = 0x1.1eed8eff8d898p-29;
+  p = p * r + 0x1.ae64567f544e4p-26;
+  p = p * r + 0x1.27e4fb7789f5cp-22;
+  p = p * r + 0x1.71de3a556c734p-19;
+  p = p * r + 0x1.a01a01a01a01ap-16;
+  p = p * r + 0x1.a01a01a01a01ap-13;
+  p = p * r + 0x1.6c16c16c16c17p-10;
+  p = p * r + 0x1.1111111111111p-7;
+  p = p * r + 0x1.5555555555555p-5;
+  p = p * r + 0x1.5555555555555p-3;
+  p = p * r + 0x1p-1;
+  p = p * r + 0x1p+0;
+  p = p * r + 0x1p+0;
+  return p * __longlong_as_double((tempo_i64)((kbits << 52) + ((tempo_u64)1023 << 52)));
+}
+__device__ __forceinline__ float tempo_tanh_f32(float x) {
+  float d = x < -10.0f ? -10.0f : (x > 10.0f ? 10.0f : x);
+  float a = fabsf(d);
+  float a2 = a * a;
+  float s = 0x1.967e1ap-14f;
+  s = fmaf(a2, s, -0x1.f57d76p-13f);
+  s = fmaf(a2, s, 0x1.355826p-11f);
+  s = fmaf(a2, s, -0x1.7da364p-10f);
+  s = fmaf(a2, s, 0x1.d6d3dp-9f);
+  s = fmaf(a2, s, -0x1.226e36p-7f);
+  s = fmaf(a2, s, 0x1.664f48p-6f);
+  s = fmaf(a2, s, -0x1.ba1ba2p-5f);
+  s = fmaf(a2, s, 0x1.111112p-3f);
+  s = fmaf(a2, s, -0x1.555556p-2f);
+  float series = fmaf(a, a2 * s, a);
+  float y = a + a;
+  float kd = fmaf(y, 0x1.715476p+0f, 0x1.8p+23f);
+  tempo_u32 kbits = (tempo_u32)__float_as_int(kd);
+  kd = kd - 0x1.8p+23f;
+  float r = fmaf(-kd, 0x1.62e43p-1f, y);
+  r = fmaf(-kd, -0x1.05c61p-29f, r);
+  float p = 0x1.a01a02p-13f;
+  p = fmaf(p, r, 0x1.6c16c2p-10f);
+  p = fmaf(p, r, 0x1.111112p-7f);
+  p = fmaf(p, r, 0x1.555556p-5f);
+  p = fmaf(p, r, 0x1.555556p-3f);
+  p = fmaf(p, r, 0x1p-1f);
+  p = fmaf(p, r, 0x1p+0f);
+  p = fmaf(p, r, 0x1p+0f);
+  float e = p * __int_as_float((int)((kbits << 23) + ((tempo_u32)127 << 23)));
+  float big = 1.0f - 2.0f / (e + 1.0f);
+  return copysignf(a < 0.625f ? series : big, d);
+}
+// fromDouble (DTypeDispatch.h): NaN to 0, out of range to the limits.
+__device__ __forceinline__ tempo_i32 tempo_to_i32(double v) {
+  return v != v ? 0 : v <= -2147483648.0 ? (tempo_i32)(-2147483647 - 1) : v >= 2147483647.0 ? 2147483647 : (tempo_i32)v;
+}
+__device__ __forceinline__ tempo_i64 tempo_to_i64(double v) {
+  return v != v ? 0 : v <= -9223372036854775808.0 ? (tempo_i64)(-9223372036854775807LL - 1)
+       : v >= 9223372036854775807.0 ? 9223372036854775807LL : (tempo_i64)v;
+}
+
+extern "C" __global__ void __launch_bounds__(256) k15_y(float* __restrict__ out, const float* __restrict__ in0, const float* __restrict__ in1, tempo_i64 d0, tempo_i64 d1, tempo_i64 n) {
+  const tempo_i64 stride = (tempo_i64)gridDim.x * blockDim.x;
+  for (tempo_i64 e = (tempo_i64)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += stride) {
+    tempo_i64 rest = e;
+    const tempo_i64 i1 = rest % d1; rest /= d1;
+    const tempo_i64 i0 = rest;
+    const float a0 = in0[e];
+    const float a1 = in1[0];
+    const float s0 = a0 / a1;
+    out[e] = s0;
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(256) k29_fused(float* __restrict__ out, const float* __restrict__ in0, const float* __restrict__ in1, const float* __restrict__ in2, tempo_i64 d0, tempo_i64 d1, tempo_i64 n) {
+  const tempo_i64 stride = (tempo_i64)gridDim.x * blockDim.x;
+  for (tempo_i64 e = (tempo_i64)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += stride) {
+    tempo_i64 rest = e;
+    const tempo_i64 i1 = rest % d1; rest /= d1;
+    const tempo_i64 i0 = rest;
+    const float a0 = in0[e];
+    const float a1 = in1[e];
+    const float a2 = in2[i1];
+    const float s0 = a0 + a1;
+    const float s1 = s0 + a2;
+    const float s2 = tempo_tanh_f32(s1);
+    out[e] = s2;
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(256) k30_fused(float* __restrict__ out, const float* __restrict__ in0, const float* __restrict__ in1, tempo_i64 d0, tempo_i64 d1, tempo_i64 n) {
+  const tempo_i64 stride = (tempo_i64)gridDim.x * blockDim.x;
+  for (tempo_i64 e = (tempo_i64)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += stride) {
+    tempo_i64 rest = e;
+    const tempo_i64 i1 = rest % d1; rest /= d1;
+    const tempo_i64 i0 = rest;
+    const float a0 = in0[e];
+    const float a1 = in1[i1];
+    const float s0 = a0 + a1;
+    const float s1 = tempo_tanh_f32(s0);
+    out[e] = s1;
+  }
+}

@@ -1,0 +1,39 @@
+// CudaHostEmulation: the generated CUDA kernels run on the CPU (issue 13).
+//
+// The emitted CUDA C++ (codegen/CudaKernels.h) is compiled by the host C++
+// compiler after cudaHostShim(), with the host entries that run each kernel's
+// grid as loops over blocks and threads, into a shared library that is then
+// loaded. Tests run a kernel this way on the same inputs as the CPU or
+// reference kernels and compare, so the GPU kernels' text and numerics are
+// checked on every commit without a GPU. Compiled without contraction
+// (-ffp-contract=off), as NVRTC compiles them (--fmad=false).
+#pragma once
+
+#include "codegen/CudaKernels.h"
+#include "tensor/Tensor.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tempo::testing {
+
+class EmulatedCuda {
+public:
+  /// Compiles `source` into `dir`/emulated.so and loads it; throws std::runtime_error
+  /// with the compiler's messages when it does not compile.
+  EmulatedCuda(const CudaSource& source, const std::filesystem::path& dir);
+  ~EmulatedCuda();
+  EmulatedCuda(const EmulatedCuda&) = delete;
+  EmulatedCuda& operator=(const EmulatedCuda&) = delete;
+
+  /// Runs `function` over a grid of `blocks` x `threads` with outputs of `dtype`
+  /// and `shape`; inputs are contiguous and laid out as the kernel reads them.
+  Tensor run(const std::string& function, DType dtype, const std::vector<int64_t>& shape,
+             const std::vector<Tensor>& inputs, int blocks = 3, int threads = 64) const;
+
+private:
+  void* handle_ = nullptr;
+};
+
+}  // namespace tempo::testing

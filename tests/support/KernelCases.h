@@ -1,0 +1,44 @@
+// KernelCases: generated kernels to test every backend with (LLVM, CUDA's
+// host emulation, the GPU): one single-step kernel per (op, dtype) pair that
+// codegen lowers, over inputs that broadcast along either dimension, filled
+// with values at the edges (NaN, infinities, signed zeros, values past the
+// clamps and the casts' ranges), and a bit-for-bit comparison of results.
+#pragma once
+
+#include "kernels/Kernel.h"
+#include "tensor/Tensor.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tempo::testing {
+
+extern const DType kKernelDTypes[5];
+
+/// Every elementwise op a generated kernel may hold.
+const std::vector<OpKind>& elementwiseOps();
+
+/// Values at the edges first, then random ones of a spread that reaches the clamps.
+Tensor edgyTensor(DType dtype, const std::vector<int64_t>& shape, uint32_t seed);
+
+/// "" when equal bit for bit (NaNs equal whatever their payload), else the first difference.
+std::string firstDifference(const Tensor& want, const Tensor& got);
+
+struct Case {
+  OpKind op;
+  DType operand;
+  DType result;
+  std::string label() const;
+};
+
+/// Every (op, operand dtype, result dtype) that llvmLowersStep accepts.
+std::vector<Case> loweredCases();
+
+/// A one-step kernel over inputs [R, cols], [cols] (broadcast along dim 0) and [R, 1] (along dim 1).
+Kernel oneStepKernel(const Case& c, int id, int64_t cols = 37);
+
+/// Inputs for oneStepKernel's kernel `k` at `rows` rows.
+std::vector<Tensor> inputsFor(const Kernel& k, int64_t rows, uint32_t seed);
+
+}  // namespace tempo::testing
