@@ -6,11 +6,8 @@
 // output, so the grid-stride loop and the broadcast offsets are exercised.
 #include "codegen/CudaKernels.h"
 #include "codegen/Nvrtc.h"
-#include "frontend/Frontend.h"
 #include "kernels/cpu/Fused.h"
 #include "kernels/cpu/CpuKernels.h"
-#include "lowering/Lowering.h"
-#include "pass/PassRegistry.h"
 #include "support/CudaHostEmulation.h"
 #include "support/GoldenFiles.h"
 #include "support/KernelCases.h"
@@ -28,31 +25,9 @@ namespace {
 using testing::EmulatedCuda;
 using testing::firstDifference;
 
-/// A program's kernels, lowered without the CPU's codegen, and its default bounds.
-struct LoweredKernels {
-  KernelProgram kernels;
-  SymbolEnv bounds;
-};
-
-LoweredKernels lowerKernels(const std::string& text, const std::string& name, const std::string& dir) {
-  FrontendResult r = compileSource(text, name, dir);
-  if (!r.ok()) throw std::runtime_error(name + ": " + r.renderedDiagnostics());
-  Graph g = r.graph;
-  PassContext context;
-  defaultPipeline().run(g, context);
-  IslContext isl;
-  LoweringOptions options;
-  options.codegen = false;
-  LoweredProgram lowered = lowerProgram(g, isl, options);
-  SymbolEnv env(g.boundDefaults.begin(), g.boundDefaults.end());
-  return {lowered.kernels, g.withDerivedBounds(env)};
-}
-
-std::vector<int64_t> evaluated(const std::vector<IndexExpr>& shape, const SymbolEnv& env) {
-  std::vector<int64_t> out;
-  for (const IndexExpr& e : shape) out.push_back(e.evaluate(env));
-  return out;
-}
+using testing::LoweredKernels;
+using testing::evaluated;
+using testing::lowerKernels;
 
 /// True when `cubin` is an ELF image that defines `symbol`.
 bool cubinDefines(const std::vector<char>& cubin, const std::string& symbol) {

@@ -2,10 +2,14 @@
 #include "support/KernelCases.h"
 
 #include "codegen/LlvmKernels.h"
+#include "frontend/Frontend.h"
+#include "lowering/Lowering.h"
+#include "pass/PassRegistry.h"
 
 #include <cstring>
 #include <limits>
 #include <random>
+#include <stdexcept>
 
 namespace tempo::testing {
 
@@ -100,6 +104,26 @@ std::vector<Tensor> inputsFor(const Kernel& k, int64_t rows, uint32_t seed) {
                                                                                  : std::vector<int64_t>{rows, 1};
     out.push_back(edgyTensor(k.inputs[i].dtype, shape, seed + static_cast<uint32_t>(i) * 7919));
   }
+  return out;
+}
+
+LoweredKernels lowerKernels(const std::string& text, const std::string& name, const std::string& dir) {
+  FrontendResult r = compileSource(text, name, dir);
+  if (!r.ok()) throw std::runtime_error(name + ": " + r.renderedDiagnostics());
+  Graph g = r.graph;
+  PassContext context;
+  defaultPipeline().run(g, context);
+  IslContext isl;
+  LoweringOptions options;
+  options.codegen = false;
+  LoweredProgram lowered = lowerProgram(g, isl, options);
+  SymbolEnv env(g.boundDefaults.begin(), g.boundDefaults.end());
+  return {lowered.kernels, g.withDerivedBounds(env)};
+}
+
+std::vector<int64_t> evaluated(const std::vector<IndexExpr>& shape, const SymbolEnv& env) {
+  std::vector<int64_t> out;
+  for (const IndexExpr& e : shape) out.push_back(e.evaluate(env));
   return out;
 }
 

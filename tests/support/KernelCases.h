@@ -41,4 +41,17 @@ Kernel oneStepKernel(const Case& c, int id, int64_t cols = 37);
 /// Inputs for oneStepKernel's kernel `k` at `rows` rows.
 std::vector<Tensor> inputsFor(const Kernel& k, int64_t rows, uint32_t seed);
 
+/// A program's kernels, lowered without the CPU's codegen, and its default bounds.
+struct LoweredKernels {
+  KernelProgram kernels;
+  SymbolEnv bounds;
+};
+
+/// Compiles `text` (named `name`, loads relative to `dir`) through the pass pipeline and
+/// the lowering up to kernel formation; throws with the diagnostics on a bad program.
+LoweredKernels lowerKernels(const std::string& text, const std::string& name, const std::string& dir);
+
+/// `shape` at `env`.
+std::vector<int64_t> evaluated(const std::vector<IndexExpr>& shape, const SymbolEnv& env);
+
 }  // namespace tempo::testing

@@ -1,0 +1,139 @@
+// gpu_bundle OUTDIR [--generated N]: writes the kernel bundle (runtime/cuda/KernelBundle.h)
+// that the device check runs on a GPU machine: every (op, dtype) case on inputs at the
+// edges, every generated kernel of every example and of the first N generated programs
+// (default 100), each compiled by NVRTC to a CUBIN for sm_90, with the CPU kernels'
+// results to compare against. Runs where Tempo builds; needs no GPU.
+#include "codegen/CudaKernels.h"
+#include "codegen/Nvrtc.h"
+#include "cuda/KernelBundle.h"
+#include "kernels/cpu/CpuKernels.h"
+#include "kernels/cpu/Fused.h"
+#include "support/GoldenFiles.h"
+#include "support/KernelCases.h"
+#include "support/RandomProgram.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace tempo {
+namespace {
+
+std::string bundleDType(DType d) { return std::string(dtypeName(d)); }  // f32 ... bool, as the bundle names them
+
+std::vector<char> bytesOf(const Tensor& t) {
+  Tensor c = t.contiguous();
+  const char* p = static_cast<const char*>(c.raw());
+  return std::vector<char>(p, p + c.nbytes());
+}
+
+/// 0 where the GPU computes with the CPU's own operations; else CUDA's double-precision
+/// functions stand in for glibc's and may round differently by an ulp, which later steps
+/// of a fused group can grow.
+int ulpsAllowed(const Kernel& k) {
+  for (const FusedStep& s : k.program) {
+    bool libm = s.op == OpKind::Log || s.op == OpKind::Sin || s.op == OpKind::Cos || s.op == OpKind::Pow;
+    bool f64 = s.dtype == DType::F64 && (s.op == OpKind::Exp || s.op == OpKind::Tanh || s.op == OpKind::Sigmoid);
+    if (libm || f64) return 16;
+  }
+  return 0;
+}
+
+cuda::BundleCase caseOf(const std::string& program, const std::string& module, const std::string& function,
+                        const Kernel& k, const std::vector<int64_t>& shape, const std::vector<Tensor>& inputs,
+                        const Tensor& expected) {
+  cuda::BundleCase c{program + "/" + k.name, module, function, bundleDType(k.dtype), ulpsAllowed(k), shape, {}, bytesOf(expected)};
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::string broadcast;
+    for (bool b : k.inputs[i].broadcast) broadcast += b ? 'b' : '.';
+    c.inputs.push_back({bundleDType(k.inputs[i].dtype), broadcast, bytesOf(inputs[i])});
+  }
+  return c;
+}
+
+void writeModule(const std::filesystem::path& dir, const std::string& module, const std::string& source) {
+  NvrtcOutput out = compileCuda(source, module);
+  std::ofstream(dir / module, std::ios::binary).write(out.cubin.data(), static_cast<std::streamsize>(out.cubin.size()));
+  std::ofstream(dir / (module + ".cu")) << source;
+}
+
+/// Every generated kernel of `lowered` as a case of `module`, at the program's default bounds.
+void addProgram(const std::string& name, const std::string& module, const testing::LoweredKernels& lowered,
+                const CudaSource& source, std::vector<cuda::BundleCase>& cases) {
+  uint32_t seed = 11;
+  for (const Kernel& k : lowered.kernels.kernels) {
+    if (k.kind != KernelKind::Generated) continue;
+    std::vector<int64_t> shape = testing::evaluated(k.shape, lowered.bounds);
+    std::vector<Tensor> inputs;
+    for (const KernelInput& in : k.inputs) inputs.push_back(testing::edgyTensor(in.dtype, testing::evaluated(in.shape, lowered.bounds), seed++));
+    std::optional<Tensor> want = cpu::fused(k.program, inputs, k.dtype, shape);
+    if (!want) throw std::runtime_error(name + " " + k.name + ": the CPU's fused kernel does not take its inputs");
+    cases.push_back(caseOf(name, module, source.function.at(k.name), k, shape, inputs, *want));
+  }
+}
+
+int run(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << "usage: gpu_bundle OUTDIR [--generated N]\n";
+    return 2;
+  }
+  const std::filesystem::path dir = argv[1];
+  int generated = argc >= 4 && std::string(argv[2]) == "--generated" ? std::stoi(argv[3]) : 100;
+  std::filesystem::create_directories(dir);
+  std::vector<cuda::BundleCase> cases;
+
+  // Every (op, dtype) pair, 200 x 37 with both broadcasts.
+  KernelProgram ops;
+  const std::vector<testing::Case> kinds = testing::loweredCases();
+  for (size_t i = 0; i < kinds.size(); ++i) ops.kernels.push_back(testing::oneStepKernel(kinds[i], static_cast<int>(i)));
+  CudaSource opsSource = emitCudaKernels(ops);
+  writeModule(dir, "ops.cubin", opsSource.text);
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    const Kernel& k = ops.kernels[i];
+    std::vector<Tensor> args = testing::inputsFor(k, 200, static_cast<uint32_t>(i + 1));
+    OpAttrs attrs;
+    attrs.dtype = kinds[i].result;
+    Tensor want = cpu::evalOp(kinds[i].op, attrs, args, kinds[i].result, {200, 37});
+    cases.push_back(caseOf("ops", "ops.cubin", opsSource.function.at(k.name), k, {200, 37}, args, want));
+  }
+
+  std::vector<std::filesystem::path> examples = testing::examplePrograms();
+  for (const auto& rl : testing::filesWithExtension(testing::sourceDir() / "resources/examples/rl", ".tpo")) examples.push_back(rl);
+  for (const auto& path : examples) {
+    testing::LoweredKernels lowered = testing::lowerKernels(testing::readFile(path), path.filename().string(), path.parent_path().string());
+    CudaSource source = emitCudaKernels(lowered.kernels);
+    if (source.functions.empty()) continue;
+    const std::string module = path.stem().string() + ".cubin";
+    writeModule(dir, module, source.text);
+    addProgram(path.filename().string(), module, lowered, source, cases);
+  }
+
+  CudaSource all;
+  std::vector<std::pair<std::string, testing::LoweredKernels>> programs;
+  std::vector<CudaSource> sources;
+  for (int seed = 1; seed <= generated; ++seed) {
+    const std::string name = "random" + std::to_string(seed) + ".tpo";
+    programs.emplace_back(name, testing::lowerKernels(testing::generateRandomProgram(static_cast<uint64_t>(seed)), name, "."));
+    sources.push_back(emitCudaKernels(programs.back().second.kernels, "p" + std::to_string(seed) + "_"));
+    for (const std::string& f : sources.back().functions) all.text += "\n" + sources.back().functionText.at(f);
+  }
+  if (generated > 0) {
+    writeModule(dir, "generated.cubin", cudaDevicePrelude() + all.text);
+    for (size_t i = 0; i < programs.size(); ++i) addProgram(programs[i].first, "generated.cubin", programs[i].second, sources[i], cases);
+  }
+  cuda::writeBundleCases(dir.string(), cases);
+  std::cout << "gpu_bundle: " << cases.size() << " cases in " << dir.string() << " (NVRTC " << nvrtcVersion() << ", sm_90)\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace tempo
+
+int main(int argc, char** argv) {
+  try {
+    return tempo::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "gpu_bundle: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,209 @@
+// gpu_kernel_check BUNDLE [--json FILE] [--bench]: runs a kernel bundle
+// (runtime/cuda/KernelBundle.h, written by gpu_bundle) on the GPU and compares
+// every case with the CPU kernels' results; with --bench, also times the
+// examples' kernels at about 64M elements against the device's copy bandwidth.
+// Links runtime/cuda alone (CUDA's runtime, no compiler), so it runs on a GPU
+// machine that has none of Tempo's build dependencies. Exit 0: every case
+// passed; 1: a case failed or CUDA failed; 77: no GPU here (a skip, with why).
+#include "cuda/CudaRuntime.h"
+#include "cuda/KernelBundle.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
+
+namespace tempo::cuda {
+namespace {
+
+constexpr unsigned kThreads = 256;
+
+std::vector<char> readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+int64_t product(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
+/// Elements an input holds at output `dims`: the sizes along the dimensions it is read on.
+int64_t inputElements(const BundleInput& in, const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (size_t j = 0; j < dims.size(); ++j)
+    if (j >= in.broadcast.size() || in.broadcast[j] != 'b') n *= dims[j];
+  return n;
+}
+
+/// Launches `c`'s function with `out`, `inputs` and `dims` (the uniform parameter list of CudaKernels.h).
+void launch(const CudaModule& module, const CudaDevice& device, const BundleCase& c, const DeviceBuffer& out,
+            const std::vector<DeviceBuffer>& inputs, std::vector<int64_t> dims, unsigned maxBlocks) {
+  int64_t n = product(dims);
+  std::vector<void*> pointers{out.data()};
+  for (const DeviceBuffer& b : inputs) pointers.push_back(b.data());
+  std::vector<void*> args;
+  for (void*& p : pointers) args.push_back(&p);
+  for (int64_t& d : dims) args.push_back(&d);
+  args.push_back(&n);
+  unsigned blocks = static_cast<unsigned>(std::min<int64_t>(std::max<int64_t>((n + kThreads - 1) / kThreads, 1), maxBlocks));
+  module.launch(c.function, blocks, kThreads, args.data(), device.stream());
+}
+
+/// Device-to-device copy of 1 GiB: the bandwidth a streaming kernel can hope for (bytes read + written).
+double copyBandwidth(const CudaDevice& device) {
+  const size_t bytes = size_t(1) << 30;
+  DeviceBuffer a(bytes), b(bytes);
+  a.fill(0);
+  CudaTimer timer(device.stream());
+  double best = 0;
+  for (int rep = 0; rep < 5; ++rep) {
+    timer.start();
+    b.copyFrom(a, device.stream());
+    double ms = timer.stopMilliseconds();
+    best = std::max(best, 2.0 * bytes / (ms * 1e-3));
+  }
+  return best;
+}
+
+int run(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << "usage: gpu_kernel_check BUNDLE [--json FILE] [--bench]\n";
+    return 2;
+  }
+  const std::string dir = argv[1];
+  std::string jsonPath;
+  bool bench = false;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc) jsonPath = argv[++i];
+    else if (a == "--bench") bench = true;
+  }
+  nlohmann::json report;
+  CudaProbe probe = probeCuda();
+  report["runtime_version"] = probe.runtimeVersion;
+  report["driver_version"] = probe.driverVersion;
+  if (!probe.usable) {
+    std::cout << "gpu_kernel_check: skipped: " << probe.reason << "\n";
+    report["skipped"] = probe.reason;
+    if (!jsonPath.empty()) std::ofstream(jsonPath) << report.dump(2) << "\n";
+    return 77;
+  }
+  CudaDevice device(0);
+  const DeviceInfo& info = device.info();
+  std::cout << "device: " << info.name << " (" << info.arch() << ", " << info.multiprocessors << " SMs, "
+            << info.memoryBytes / (1 << 20) << " MiB)\n";
+  report["device"] = {{"name", info.name}, {"arch", info.arch()}, {"sms", info.multiprocessors}, {"memory_bytes", info.memoryBytes}};
+
+  std::vector<BundleCase> cases = readBundleCases(dir);
+  std::map<std::string, std::unique_ptr<CudaModule>> modules;
+  for (const BundleCase& c : cases)
+    if (!modules.count(c.module)) modules[c.module] = std::make_unique<CudaModule>(readFile(dir + "/" + c.module));
+
+  // Correctness: a small grid (4 blocks of 256 threads) so the grid-stride loop runs several rounds.
+  int passed = 0, exact = 0;
+  uint64_t worstTolerated = 0;
+  nlohmann::json failures = nlohmann::json::array();
+  for (const BundleCase& c : cases) {
+    std::vector<DeviceBuffer> inputs;
+    for (const BundleInput& in : c.inputs) {
+      inputs.emplace_back(in.bytes.size());
+      inputs.back().upload(in.bytes.data(), in.bytes.size());
+    }
+    DeviceBuffer out(c.expected.size());
+    launch(*modules.at(c.module), device, c, out, inputs, c.dims, 4);
+    device.synchronize();
+    std::vector<char> got(c.expected.size());
+    out.download(got.data(), got.size());
+    uint64_t ulps = maxUlpDifference(c.dtype, c.expected, got);
+    if (ulps == 0) ++exact;
+    if (ulps <= static_cast<uint64_t>(c.ulps)) {
+      ++passed;
+      worstTolerated = std::max(worstTolerated, ulps);
+    } else {
+      std::string far = ulps == std::numeric_limits<uint64_t>::max() ? "differs" : std::to_string(ulps) + " ulps";
+      if (failures.size() < 50) std::cout << "FAIL " << c.id << " (" << c.function << "): " << far << ", allowed " << c.ulps << "\n";
+      failures.push_back({{"id", c.id}, {"function", c.function}, {"difference", far}, {"allowed_ulps", c.ulps}});
+    }
+  }
+  std::cout << "cases: " << passed << "/" << cases.size() << " passed (" << exact << " bit for bit; the others within "
+            << worstTolerated << " ulps where CUDA's libm stands in for glibc's)\n";
+  report["cases"] = cases.size();
+  report["passed"] = passed;
+  report["bit_for_bit"] = exact;
+  report["max_tolerated_ulps"] = worstTolerated;
+  report["failures"] = failures;
+
+  if (bench) {
+    double copy = copyBandwidth(device);
+    std::cout << "device-to-device copy: " << copy / 1e9 << " GB/s (read + written)\n";
+    report["copy_bandwidth_gbs"] = copy / 1e9;
+    CudaTimer timer(device.stream());
+    {
+      // Launch cost: a one-element kernel, 2000 launches back to back on one stream.
+      const BundleCase& tiny = cases.front();
+      std::vector<DeviceBuffer> inputs;
+      for (const BundleInput& in : tiny.inputs) inputs.emplace_back(bundleDTypeSize(in.dtype));
+      DeviceBuffer out(bundleDTypeSize(tiny.dtype));
+      std::vector<int64_t> one(tiny.dims.size(), 1);
+      launch(*modules.at(tiny.module), device, tiny, out, inputs, one, 1);
+      timer.start();
+      for (int r = 0; r < 2000; ++r) launch(*modules.at(tiny.module), device, tiny, out, inputs, one, 1);
+      double us = timer.stopMilliseconds() * 1e3 / 2000;
+      std::cout << "launch: " << us << " us per kernel, back to back on one stream\n";
+      report["launch_us"] = us;
+    }
+    nlohmann::json kernels = nlohmann::json::array();
+    std::set<std::string> seen;
+    for (const BundleCase& c : cases) {
+      if (c.id.rfind("ops/", 0) == 0 || c.id.rfind("random", 0) == 0 || c.dims.empty()) continue;
+      if (!seen.insert(c.module + "/" + c.function).second) continue;
+      std::vector<int64_t> dims = c.dims;
+      const int64_t inner = product(dims) / std::max<int64_t>(dims[0], 1);
+      dims[0] = std::max<int64_t>(1, (int64_t(1) << 26) / std::max<int64_t>(inner, 1));
+      const int64_t n = product(dims);
+      size_t bytes = static_cast<size_t>(n) * bundleDTypeSize(c.dtype);
+      std::vector<DeviceBuffer> inputs;
+      for (const BundleInput& in : c.inputs) {
+        size_t b = static_cast<size_t>(inputElements(in, dims)) * bundleDTypeSize(in.dtype);
+        inputs.emplace_back(b);
+        inputs.back().fill(0);
+        bytes += b;
+      }
+      DeviceBuffer out(static_cast<size_t>(n) * bundleDTypeSize(c.dtype));
+      const unsigned maxBlocks = static_cast<unsigned>(info.multiprocessors) * 32;
+      for (int w = 0; w < 3; ++w) launch(*modules.at(c.module), device, c, out, inputs, dims, maxBlocks);
+      const int reps = 20;
+      timer.start();
+      for (int r = 0; r < reps; ++r) launch(*modules.at(c.module), device, c, out, inputs, dims, maxBlocks);
+      double ms = timer.stopMilliseconds() / reps;
+      double gbs = bytes / (ms * 1e-3) / 1e9;
+      std::printf("  %-40s %10lld elements %8.3f ms %8.1f GB/s  %5.1f%% of copy\n", c.id.c_str(), static_cast<long long>(n), ms, gbs,
+                  100.0 * gbs * 1e9 / copy);
+      kernels.push_back({{"id", c.id}, {"function", c.function}, {"elements", n}, {"bytes", bytes}, {"ms", ms},
+                         {"gbs", gbs}, {"fraction_of_copy", gbs * 1e9 / copy}});
+    }
+    report["kernels"] = kernels;
+  }
+  if (!jsonPath.empty()) std::ofstream(jsonPath) << report.dump(2) << "\n";
+  return failures.empty() ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace tempo::cuda
+
+int main(int argc, char** argv) {
+  try {
+    return tempo::cuda::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "gpu_kernel_check: " << e.what() << "\n";
+    return 1;
+  }
+}
