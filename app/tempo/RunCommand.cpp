@@ -1,6 +1,8 @@
 #include "tempo/RunCommand.h"
 
 #include "autodiff/Optimize.h"
+#include "device/DeviceSpec.h"
+#include "device/DeviceSupport.h"
 #include "executor/CompiledEngine.h"
 #include "executor/MemoryProfile.h"
 #include "interp/ReferenceInterpreter.h"
@@ -130,6 +132,7 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
       ->type_name("DIR");
   cmd->add_option("--block-size", options.blockSize, "Static tiling's block size (compiled engine; default: the cost model's)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--device", options.device, "Where to run: cpu (default), cuda or cuda:N")->type_name("cpu|cuda[:N]");
   cmd->add_option("--engine", options.engine, "Execution engine: compiled (passes + isl schedule + executor) or reference (the point-by-point oracle)")
       ->capture_default_str();
   cmd->add_option("--memory-budget", options.memoryBudget,
@@ -171,6 +174,20 @@ int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
   if (options.engine != "reference" && options.engine != "compiled") {
     err << "tempo run: unknown engine '" << options.engine << "' (available: compiled, reference)\n";
     return kExitUsage;
+  }
+  std::string deviceError;
+  std::optional<DeviceSpec> device = parseDeviceSpec(options.device, deviceError);
+  if (!device) {
+    err << "tempo run: " << deviceError << "\n";
+    return kExitUsage;
+  }
+  if (device->isCuda() && options.engine != "compiled") {
+    err << "tempo run: --device " << options.device << " needs the compiled engine (the reference runs on the CPU)\n";
+    return kExitUsage;
+  }
+  if (std::string why = whyProgramsCannotRunOn(*device); !why.empty()) {
+    err << "tempo run: --device " << options.device << ": " << why << "\n";
+    return kExitRuntime;
   }
   if (!cpu::parseMatmulAccumulation(options.matmul)) {
     err << "tempo run: --matmul '" << options.matmul << "': expected f32 or f64\n";

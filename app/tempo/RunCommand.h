@@ -1,4 +1,5 @@
-// RunCommand: `tempo run FILE [--set NAME=INT]... [--out DIR] [--engine compiled|reference] [--matmul f32|f64]`.
+// RunCommand: `tempo run FILE [--set NAME=INT]... [--out DIR] [--device cpu|cuda[:N]]
+// [--engine compiled|reference] [--matmul f32|f64]`.
 //
 // Compiles the program, resolves the bounds (the program's `set` defaults
 // overridden by --set), checks its data files, evaluates every output with
@@ -13,6 +14,8 @@
 // double (the reference's numerics) instead of sgemm's float.
 // `--memory-profile FILE.json` writes the compiled run's memory: per node and
 // after every memory statement, measured beside predicted (MemoryProfile.h).
+// `--device cuda[:N]` says why the program cannot run there (no toolkit, no
+// driver, no such GPU, or the GPU engine not built yet: docs/cuda.md), exit 3.
 // Exit codes as in Cli.h: 1 for program or data-file errors,
 // 2 for a bad --set, --engine or --matmul, 3 when evaluation or writing fails.
 #pragma once
@@ -35,6 +38,7 @@ struct RunOptions {
   std::vector<std::string> sets;  ///< `NAME=INT`, as given
   std::string outDir;             ///< "" = do not write files
   std::string saveParamsDir;      ///< "" = do not write the trained params
+  std::string device = "cpu";     ///< cpu, cuda or cuda:N
   std::string engine = "compiled";
   std::string memoryBudget;       ///< "" = none; else bytes with an optional k/M/G suffix
   int64_t blockSize = 0;          ///< static tiling's block size (0: the cost model's)

@@ -13,6 +13,7 @@
 #include "run/TensorTableModel.h"
 
 #include <QComboBox>
+#include <QStandardItemModel>
 #include <QListWidget>
 #include <QSpinBox>
 
@@ -127,6 +128,23 @@ private Q_SLOTS:
     QVERIFY(finished.wait(20000));
     QCOMPARE(finished[0][0].toBool(), false);
     QVERIFY(panel.lastOutcome().cancelled);
+  }
+
+  void theDeviceSelectorOffersTheCpuAndSaysWhyNotTheGpu() {
+    RunPanel panel;
+    auto* devices = panel.findChild<QComboBox*>(QStringLiteral("runDevice"));
+    QVERIFY(devices);
+    QVERIFY(devices->count() >= 2);
+    QCOMPARE(devices->itemData(0).toString(), QStringLiteral("cpu"));
+    QCOMPARE(devices->currentIndex(), 0);
+    auto* model = qobject_cast<QStandardItemModel*>(devices->model());
+    QVERIFY(model);
+    QVERIFY(model->item(0)->isEnabled());
+    for (int row = 1; row < devices->count(); ++row) {
+      QVERIFY(devices->itemData(row).toString().startsWith(QStringLiteral("cuda:")));
+      QVERIFY(!model->item(row)->isEnabled());  // no GPU engine yet: never selectable
+      QVERIFY(!devices->itemData(row, Qt::ToolTipRole).toString().isEmpty());
+    }
   }
 
   void outputViewSlicesAndPlots() {

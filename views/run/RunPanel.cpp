@@ -1,6 +1,7 @@
 #include "run/RunPanel.h"
 
 #include "common/Background.h"
+#include "device/DeviceSupport.h"
 #include "run/BoundsEditor.h"
 #include "run/OutputView.h"
 
@@ -13,6 +14,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 namespace tempo::views {
@@ -27,7 +29,7 @@ QString formatBytes(int64_t bytes) { return QLocale().formattedDataSize(bytes, 1
 }  // namespace
 
 RunPanel::RunPanel(QWidget* parent)
-    : QWidget(parent), bounds_(new BoundsEditor), engine_(new QComboBox), runButton_(new QPushButton(tr("Run"))),
+    : QWidget(parent), bounds_(new BoundsEditor), engine_(new QComboBox), device_(new QComboBox), runButton_(new QPushButton(tr("Run"))),
       cancelButton_(new QPushButton(tr("Cancel"))), profileButton_(new QPushButton(tr("Profile"))), progressBar_(new QProgressBar), status_(new QLabel),
       time_(new QLabel), memory_(new QLabel), outputs_(new QListWidget), outputView_(new OutputView) {
   engine_->setObjectName(QStringLiteral("runEngine"));
@@ -36,6 +38,16 @@ RunPanel::RunPanel(QWidget* parent)
   engine_->setItemData(0, tr("The oracle: evaluates every point in the obvious way"), Qt::ToolTipRole);
   engine_->setItemData(1, tr("Optimises the graph, schedules it with isl and executes the loops; "
                              "measures and predicts peak memory."), Qt::ToolTipRole);
+  // Devices: the CPU, then each GPU, greyed out with the reason while programs cannot run there.
+  device_->setObjectName(QStringLiteral("runDevice"));
+  for (const DeviceChoice& choice : deviceChoices()) {
+    device_->addItem(QString::fromStdString(choice.label), QString::fromStdString(choice.spec.name()));
+    const int row = device_->count() - 1;
+    device_->setItemData(row, choice.usable ? tr("Runs on this machine's cores") : QString::fromStdString(choice.reason),
+                         Qt::ToolTipRole);
+    if (auto* model = qobject_cast<QStandardItemModel*>(device_->model()); model && !choice.usable)
+      model->item(row)->setEnabled(false);
+  }
   runButton_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
   runButton_->setToolTip(tr("Run every output (Ctrl+R)"));
   cancelButton_->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
@@ -58,6 +70,7 @@ RunPanel::RunPanel(QWidget* parent)
   left->addWidget(boundsBox);
   auto* form = new QFormLayout;
   form->addRow(tr("Engine"), engine_);
+  form->addRow(tr("Device"), device_);
   left->addLayout(form);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(runButton_);

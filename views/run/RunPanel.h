@@ -1,7 +1,8 @@
 // RunPanel: configure, run and inspect a run of the current program.
 //
 // Left: the bounds editor, the engine selector (the reference interpreter,
-// or the compiled engine: passes + isl schedule + executor), Run and
+// or the compiled engine: passes + isl schedule + executor), the device
+// selector (the CPU; GPUs are listed greyed out with the reason), Run and
 // Cancel, a progress line (points evaluated), the measured time and the
 // peak memory (measured and predicted by the compiled engine; the reference
 // engine does not measure it), and the list of outputs. Right: the selected
@@ -81,6 +82,7 @@ private:
   CheckedProgram running_;  // the snapshot the current (or last) run evaluates
   BoundsEditor* bounds_ = nullptr;
   QComboBox* engine_ = nullptr;
+  QComboBox* device_ = nullptr;  // the CPU, and each GPU (disabled, with why, until the GPU engine exists)
   QPushButton* runButton_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
   QPushButton* profileButton_ = nullptr;
