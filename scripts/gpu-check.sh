@@ -4,7 +4,8 @@
 # (written by scripts/gpu-bundle.sh where Tempo builds). Prints the GPU, runs
 # every bundled kernel on it against the CPU kernels' results, times the
 # examples' kernels against the device's copy bandwidth and the launch cost,
-# and writes the summary as JSON to $OUT (or ./gpu-check-out). Nothing is
+# records that part with CUPTI as a Chrome trace (gpu-trace.json), and writes
+# the summary as JSON to $OUT (or ./gpu-check-out). Nothing is
 # downloaded. Exit 0 when every kernel case passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,11 +25,11 @@ if [ $? -ne 2 ]; then
   echo "gpu-check: the carried checker does not start here; building it with this machine's compiler"
   cuda=${CUDA_HOME:-/usr/local/cuda}
   g++ -O2 -std=c++20 -DTEMPO_HAVE_CUDA -I.gpu/src -I.gpu/include -I"$cuda/include" .gpu/src/GpuKernelCheck.cpp \
-    .gpu/src/cuda/*.cpp -L"$cuda/lib64" -lcudart -o /tmp/tempo-gpu/gpu_kernel_check || exit 1
+    .gpu/src/cuda/*.cpp -L"$cuda/lib64" -lcudart -lcupti -o /tmp/tempo-gpu/gpu_kernel_check || exit 1
   check=/tmp/tempo-gpu/gpu_kernel_check
 fi
 start=$(date +%s)
-"$check" /tmp/tempo-gpu/bundle --bench --json "$out/gpu-kernels.json" 2>&1 | tee "$out/gpu-kernels.txt"
+"$check" /tmp/tempo-gpu/bundle --bench --json "$out/gpu-kernels.json" --trace "$out/gpu-trace.json" 2>&1 | tee "$out/gpu-kernels.txt"
 rc=${PIPESTATUS[0]}
 echo "== gpu_kernel_check exit $rc in $(( $(date +%s) - start )) s"
 exit "$rc"

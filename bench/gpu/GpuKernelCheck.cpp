@@ -1,11 +1,13 @@
-// gpu_kernel_check BUNDLE [--json FILE] [--bench]: runs a kernel bundle
+// gpu_kernel_check BUNDLE [--json FILE] [--bench [--trace FILE]]: runs a kernel bundle
 // (runtime/cuda/KernelBundle.h, written by gpu_bundle) on the GPU and compares
 // every case with the CPU kernels' results; with --bench, also times the
-// examples' kernels at about 64M elements against the device's copy bandwidth.
+// examples' kernels at about 64M elements against the device's copy bandwidth,
+// and with --trace writes what CUPTI recorded of the timed part as a Chrome trace.
 // Links runtime/cuda alone (CUDA's runtime, no compiler), so it runs on a GPU
 // machine that has none of Tempo's build dependencies. Exit 0: every case
 // passed; 1: a case failed or CUDA failed; 77: no GPU here (a skip, with why).
 #include "cuda/CudaRuntime.h"
+#include "cuda/CuptiCollector.h"
 #include "cuda/KernelBundle.h"
 
 #include <nlohmann/json.hpp>
@@ -79,12 +81,13 @@ int run(int argc, char** argv) {
     return 2;
   }
   const std::string dir = argv[1];
-  std::string jsonPath;
+  std::string jsonPath, tracePath;
   bool bench = false;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--json" && i + 1 < argc) jsonPath = argv[++i];
     else if (a == "--bench") bench = true;
+    else if (a == "--trace" && i + 1 < argc) tracePath = argv[++i];
   }
   nlohmann::json report;
   CudaProbe probe = probeCuda();
@@ -142,6 +145,10 @@ int run(int argc, char** argv) {
   report["failures"] = failures;
 
   if (bench) {
+    CuptiCollector cupti;
+    std::string whyNoCupti;
+    const bool recording = !tracePath.empty() && cupti.start(whyNoCupti);
+    if (!tracePath.empty() && !recording) std::cout << "cupti: " << whyNoCupti << "\n";
     double copy = copyBandwidth(device);
     std::cout << "device-to-device copy: " << copy / 1e9 << " GB/s (read + written)\n";
     report["copy_bandwidth_gbs"] = copy / 1e9;
@@ -191,6 +198,22 @@ int run(int argc, char** argv) {
                          {"gbs", gbs}, {"fraction_of_copy", gbs * 1e9 / copy}});
     }
     report["kernels"] = kernels;
+    if (recording) {
+      std::vector<GpuActivity> activity = cupti.stop();
+      std::map<std::string, int> counts;
+      double kernelNs = 0;
+      for (const GpuActivity& a : activity) {
+        ++counts[a.kind == GpuActivity::Kind::Kernel ? "kernels" : a.kind == GpuActivity::Kind::Memcpy ? "memcpy" : "memset"];
+        if (a.kind == GpuActivity::Kind::Kernel) kernelNs += static_cast<double>(a.endNs - a.startNs);
+      }
+      std::cout << "cupti: " << activity.size() << " records (" << counts["kernels"] << " kernels, " << counts["memcpy"]
+                << " copies, " << counts["memset"] << " memsets; kernels busy " << kernelNs / 1e6 << " ms)\n";
+      report["cupti"] = {{"records", activity.size()}, {"kernels", counts["kernels"]}, {"memcpy", counts["memcpy"]},
+                         {"memset", counts["memset"]}, {"kernel_ms", kernelNs / 1e6}};
+      std::ofstream(tracePath) << gpuActivityChromeTrace(activity, info.name);
+    } else if (!tracePath.empty()) {
+      report["cupti"] = {{"unavailable", whyNoCupti}};
+    }
   }
   if (!jsonPath.empty()) std::ofstream(jsonPath) << report.dump(2) << "\n";
   return failures.empty() ? 0 : 1;

@@ -173,23 +173,32 @@ std::string offsetOf(const std::vector<bool>& broadcast) {
   return off.empty() ? "0" : off;
 }
 
-std::string emitFunction(const Kernel& k, const std::string& name) {
-  const size_t rank = k.shape.size();
-  std::string s = "extern \"C\" __global__ void __launch_bounds__(256) " + name + "(" + storageType(k.dtype) +
-                  "* __restrict__ out";
+/// The parameter list after `out`: the inputs, then the sizes and the element count as `index`.
+std::string parameters(const Kernel& k, const std::string& index) {
+  std::string s;
   for (size_t i = 0; i < k.inputs.size(); ++i)
     s += ", const " + storageType(k.inputs[i].dtype) + "* __restrict__ in" + std::to_string(i);
-  for (size_t j = 0; j < rank; ++j) s += ", tempo_i64 d" + std::to_string(j);
-  s += ", tempo_i64 n) {\n"
-       "  const tempo_i64 stride = (tempo_i64)gridDim.x * blockDim.x;\n"
-       "  for (tempo_i64 e = (tempo_i64)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += stride) {\n";
+  for (size_t j = 0; j < k.shape.size(); ++j) s += ", " + index + " d" + std::to_string(j);
+  return s + ", " + index + " n";
+}
+
+/// The kernel: a grid-stride loop over the output in the index type I (32-bit below 2^30
+/// elements, where integer division is several times cheaper, else 64-bit), as a template
+/// the entry point instantiates for both.
+std::string emitFunction(const Kernel& k, const std::string& name) {
+  const size_t rank = k.shape.size();
+  const std::string out = storageType(k.dtype) + "* __restrict__ out";
+  std::string s = "template <class I>\n__device__ __forceinline__ void " + name + "_elements(" + out + parameters(k, "I") +
+                  ") {\n"
+                  "  const I stride = (I)gridDim.x * (I)blockDim.x;\n"
+                  "  for (I e = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; e < n; e += stride) {\n";
   bool coordinates = false;
   for (const KernelInput& in : k.inputs) coordinates = coordinates || offsetOf(in.broadcast) != "e";
   if (coordinates && rank > 0) {
-    s += "    tempo_i64 rest = e;\n";
+    s += "    I rest = e;\n";
     for (size_t j = rank; j-- > 1;)
-      s += "    const tempo_i64 i" + std::to_string(j) + " = rest % d" + std::to_string(j) + "; rest /= d" + std::to_string(j) + ";\n";
-    s += "    const tempo_i64 i0 = rest;\n";
+      s += "    const I i" + std::to_string(j) + " = rest % d" + std::to_string(j) + "; rest /= d" + std::to_string(j) + ";\n";
+    s += "    const I i0 = rest;\n";
   }
   std::vector<std::string> inputs;
   for (size_t i = 0; i < k.inputs.size(); ++i) {
@@ -213,6 +222,12 @@ std::string emitFunction(const Kernel& k, const std::string& name) {
   }
   const std::string result = "s" + std::to_string(k.program.size() - 1);
   s += "    out[e] = " + (k.dtype == DType::Bool ? "(tempo_u8)(" + result + " ? 1 : 0)" : result) + ";\n  }\n}\n";
+  std::string narrow = "out", wide = "out";
+  for (size_t i = 0; i < k.inputs.size(); ++i) narrow += ", in" + std::to_string(i), wide += ", in" + std::to_string(i);
+  for (size_t j = 0; j < rank; ++j) narrow += ", (int)d" + std::to_string(j), wide += ", d" + std::to_string(j);
+  s += "extern \"C\" __global__ void __launch_bounds__(256) " + name + "(" + out + parameters(k, "tempo_i64") + ") {\n"
+       "  if (n < (1LL << 30)) " + name + "_elements<int>(" + narrow + ", (int)n);\n"
+       "  else " + name + "_elements<tempo_i64>(" + wide + ", n);\n}\n";
   return s;
 }
 

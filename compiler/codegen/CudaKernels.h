@@ -6,16 +6,18 @@
 // named after the first kernel with it. Every function has one parameter list:
 //   (OutT* out, const In0T* in0, ..., int64 d0, ..., int64 d{rank-1}, int64 n)
 // `d` are the output's sizes at this run's bounds and n their product. A
-// grid-stride loop maps each thread to output elements; an input's offset is
-// the element's index where it is not broadcast, else recomputed from the
-// coordinates with stride 0 along its broadcast dimensions. Numerics follow the
-// CPU kernels operation for operation (the helpers of cudaDevicePrelude, built
-// with NVRTC's --fmad=false so nothing is contracted into an FMA): f32 exp,
-// sigmoid and tanh bit for bit; log, sin, cos, pow and the f64 transcendentals
-// use CUDA's double-precision functions, within an ulp or two of glibc's. Beside
-// the source come host entries, one per function, that run its grid as loops:
-// the same text compiled for the CPU after cudaHostShim() is tested against
-// the reference kernels on every commit (host emulation).
+// grid-stride loop maps each thread to output elements, in 32-bit indices
+// below 2^30 elements (integer division is several times cheaper) and 64-bit
+// above; an input's offset is the element's index where it is not broadcast,
+// else recomputed from the coordinates with stride 0 along its broadcast
+// dimensions. Numerics follow the CPU kernels operation for operation (the
+// helpers of cudaDevicePrelude, built with NVRTC's --fmad=false so nothing is
+// contracted into an FMA): f32 exp, sigmoid and tanh bit for bit; log, sin,
+// cos, pow and the f64 transcendentals use CUDA's double-precision functions,
+// within an ulp or two of glibc's. Beside the source come host entries, one
+// per function, that run its grid as loops: the same text compiled for the
+// CPU after cudaHostShim() is tested against the reference kernels on every
+// commit (host emulation).
 #pragma once
 
 #include "kernels/Kernel.h"

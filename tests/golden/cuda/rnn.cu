@@ -69,25 +69,31 @@ __device__ __forceinline__ tempo_i64 tempo_to_i64(double v) {
        : v >= 9223372036854775807.0 ? 9223372036854775807LL : (tempo_i64)v;
 }
 
-extern "C" __global__ void __launch_bounds__(256) k15_y(float* __restrict__ out, const float* __restrict__ in0, const float* __restrict__ in1, tempo_i64 d0, tempo_i64 d1, tempo_i64 n) {
-  const tempo_i64 stride = (tempo_i64)gridDim.x * blockDim.x;
-  for (tempo_i64 e = (tempo_i64)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += stride) {
-    tempo_i64 rest = e;
-    const tempo_i64 i1 = rest % d1; rest /= d1;
-    const tempo_i64 i0 = rest;
+template <class I>
+__device__ __forceinline__ void k15_y_elements(float* __restrict__ out, const float* __restrict__ in0, const float* __restrict__ in1, I d0, I d1, I n) {
+  const I stride = (I)gridDim.x * (I)blockDim.x;
+  for (I e = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; e < n; e += stride) {
+    I rest = e;
+    const I i1 = rest % d1; rest /= d1;
+    const I i0 = rest;
     const float a0 = in0[e];
     const float a1 = in1[0];
     const float s0 = a0 / a1;
     out[e] = s0;
   }
 }
+extern "C" __global__ void __launch_bounds__(256) k15_y(float* __restrict__ out, const float* __restrict__ in0, const float* __restrict__ in1, tempo_i64 d0, tempo_i64 d1, tempo_i64 n) {
+  if (n < (1LL << 30)) k15_y_elements<int>(out, in0, in1, (int)d0, (int)d1, (int)n);
+  else k15_y_elements<tempo_i64>(out, in0, in1, d0, d1, n);
+}
 
-extern "C" __global__ void __launch_bounds__(256) k29_fused(float* __restrict__ out, const float* __restrict__ in0, const float* __restrict__ in1, const float* __restrict__ in2, tempo_i64 d0, tempo_i64 d1, tempo_i64 n) {
-  const tempo_i64 stride = (tempo_i64)gridDim.x * blockDim.x;
-  for (tempo_i64 e = (tempo_i64)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += stride) {
-    tempo_i64 rest = e;
-    const tempo_i64 i1 = rest % d1; rest /= d1;
-    const tempo_i64 i0 = rest;
+template <class I>
+__device__ __forceinline__ void k29_fused_elements(float* __restrict__ out, const float* __restrict__ in0, const float* __restrict__ in1, const float* __restrict__ in2, I d0, I d1, I n) {
+  const I stride = (I)gridDim.x * (I)blockDim.x;
+  for (I e = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; e < n; e += stride) {
+    I rest = e;
+    const I i1 = rest % d1; rest /= d1;
+    const I i0 = rest;
     const float a0 = in0[e];
     const float a1 = in1[e];
     const float a2 = in2[i1];
@@ -97,17 +103,26 @@ extern "C" __global__ void __launch_bounds__(256) k29_fused(float* __restrict__ 
     out[e] = s2;
   }
 }
+extern "C" __global__ void __launch_bounds__(256) k29_fused(float* __restrict__ out, const float* __restrict__ in0, const float* __restrict__ in1, const float* __restrict__ in2, tempo_i64 d0, tempo_i64 d1, tempo_i64 n) {
+  if (n < (1LL << 30)) k29_fused_elements<int>(out, in0, in1, in2, (int)d0, (int)d1, (int)n);
+  else k29_fused_elements<tempo_i64>(out, in0, in1, in2, d0, d1, n);
+}
 
-extern "C" __global__ void __launch_bounds__(256) k30_fused(float* __restrict__ out, const float* __restrict__ in0, const float* __restrict__ in1, tempo_i64 d0, tempo_i64 d1, tempo_i64 n) {
-  const tempo_i64 stride = (tempo_i64)gridDim.x * blockDim.x;
-  for (tempo_i64 e = (tempo_i64)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += stride) {
-    tempo_i64 rest = e;
-    const tempo_i64 i1 = rest % d1; rest /= d1;
-    const tempo_i64 i0 = rest;
+template <class I>
+__device__ __forceinline__ void k30_fused_elements(float* __restrict__ out, const float* __restrict__ in0, const float* __restrict__ in1, I d0, I d1, I n) {
+  const I stride = (I)gridDim.x * (I)blockDim.x;
+  for (I e = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; e < n; e += stride) {
+    I rest = e;
+    const I i1 = rest % d1; rest /= d1;
+    const I i0 = rest;
     const float a0 = in0[e];
     const float a1 = in1[i1];
     const float s0 = a0 + a1;
     const float s1 = tempo_tanh_f32(s0);
     out[e] = s1;
   }
+}
+extern "C" __global__ void __launch_bounds__(256) k30_fused(float* __restrict__ out, const float* __restrict__ in0, const float* __restrict__ in1, tempo_i64 d0, tempo_i64 d1, tempo_i64 n) {
+  if (n < (1LL << 30)) k30_fused_elements<int>(out, in0, in1, (int)d0, (int)d1, (int)n);
+  else k30_fused_elements<tempo_i64>(out, in0, in1, d0, d1, n);
 }
