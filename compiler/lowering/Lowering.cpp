@@ -1,5 +1,6 @@
 #include "lowering/Lowering.h"
 
+#include "codegen/CudaKernels.h"
 #include "kernels/KernelFormation.h"
 #include "memory/MemoryPlacement.h"
 #include "memory/StoragePlanner.h"
@@ -40,7 +41,7 @@ LoweredProgram lowerProgram(const Graph& g, IslContext& isl, const LoweringOptio
   // The module compiles in one go; its two stages report their own parts of it.
   auto record = [&](size_t stage, double seconds, std::string text) {
     out.snapshots.push_back({stages[stage].name, stages[stage].description, options.snapshots ? std::move(text) : "", seconds});
-    out.phases.emplace_back(stages[stage].name == "llvm-ir" ? "llvm ir" : "machine code", seconds);
+    out.phases.emplace_back(stages[stage].name == "llvm-ir" ? "llvm ir" : stages[stage].name == "cuda" ? "cuda c++" : "machine code", seconds);
   };
   std::string count = std::to_string(native.kernels().size()) + " generated kernels in " +
                       std::to_string(native.functionCount()) + " functions";
@@ -53,6 +54,21 @@ LoweredProgram lowerProgram(const Graph& g, IslContext& isl, const LoweringOptio
     for (const NativeKernel& k : native.kernels()) {
       out.snapshots[4].kernels.emplace_back(k.name, native.kernelIr(k.name));
       out.snapshots[5].kernels.emplace_back(k.name, native.kernelAssembly(k.name));
+    }
+  // The CUDA C++ is text only (cheap): NVRTC compiles it for --device cuda and the device check.
+  start = std::chrono::steady_clock::now();
+  const CudaSource cuda = emitCudaKernels(out.kernels);
+  record(6, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+         none ? "// no generated kernels\n" : "// " + std::to_string(out.kernels.count(KernelKind::Generated)) +
+                                                  " generated kernels in " + std::to_string(cuda.functions.size()) +
+                                                  " functions, for sm_90 (NVRTC, --fmad=false)\n" + cuda.text);
+  if (options.snapshots)
+    for (const Kernel& k : out.kernels.kernels) {  // node order, as the other stages
+      auto function = cuda.function.find(k.name);
+      if (function == cuda.function.end()) continue;
+      const std::string& f = function->second;
+      out.snapshots[6].kernels.emplace_back(
+          k.name, (f == k.name ? "" : "// " + k.name + " shares the code of " + f + "\n") + cuda.functionText.at(f));
     }
   return out;
 }

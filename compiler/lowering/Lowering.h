@@ -8,9 +8,11 @@
 // symbolic sizes, MemoryPlacement; and the slices whose windows may stay
 // windows, WindowReads), `kernel-formation` (a kernel per executed
 // node, KernelFormation), `llvm-ir` (the generated kernels as one LLVM module,
-// optimised at -O3) and `machine-code` (that module compiled for the host
-// CPU, linked by lld into a shared library and loaded, NativeModule; docs/codegen.md). Budget swaps and recomputes come later, at
-// run time's bounds (SwapPlacement), since a budget is a number of bytes.
+// optimised at -O3), `machine-code` (that module compiled for the host
+// CPU, linked by lld into a shared library and loaded, NativeModule;
+// docs/codegen.md) and `cuda` (the same kernels as CUDA C++, CudaKernels;
+// docs/cuda.md). Budget swaps and recomputes come later, at run time's
+// bounds (SwapPlacement), since a budget is a number of bytes.
 // `tempo compile --print-after STAGE` prints a stage's snapshot; the compiled
 // engine, the CLI and the studio all lower through `lowerProgram`.
 #pragma once

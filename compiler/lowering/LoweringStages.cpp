@@ -12,6 +12,7 @@ const std::vector<LoweringStage>& loweringStages() {
       {"kernel-formation", "a kernel per executed node: generated (elementwise, fused), library (gemm, reductions) or runtime"},
       {"llvm-ir", "the generated kernels as one LLVM module, optimised at -O3 for the host CPU"},
       {"machine-code", "the module compiled to machine code, linked into a shared library and loaded; its assembly"},
+      {"cuda", "the same kernels as CUDA C++ for NVIDIA GPUs, as NVRTC compiles them for sm_90 (--device cuda)"},
   };
   return stages;
 }

@@ -52,7 +52,7 @@ TEST(CliCompile, PrintAfterAllShowsEveryPassWithDescriptionAndChange) {
   CliResult r = tempo({"compile", example("gpt_decode.tpo"), "--print-after=all"});
   ASSERT_EQ(r.code, 0) << r.err;
   for (const std::string& pass : kPasses) EXPECT_NE(r.out.find("=== after " + pass), std::string::npos) << pass;
-  EXPECT_EQ(count(r.out, "=== after "), kPasses.size() + 6);  // and the six lowering stages
+  EXPECT_EQ(count(r.out, "=== after "), kPasses.size() + 7);  // and the seven lowering stages
   EXPECT_EQ(count(r.out, "\ngraph \""), kPasses.size());
   EXPECT_NE(r.out.find("change: "), std::string::npos);
   EXPECT_NE(r.out.find("note: "), std::string::npos) << r.out;
@@ -71,25 +71,25 @@ TEST(CliCompile, PrintAfterOnePassPrintsOnlyIt) {
 TEST(CliCompile, PrintAfterALoweringStagePrintsTheProgramAfterIt) {
   CliResult summary = tempo({"compile", example("small/counter.tpo")});
   ASSERT_EQ(summary.code, 0) << summary.err;
-  for (const char* stage : {"schedule", "storage-plan", "memory-placement", "kernel-formation", "llvm-ir", "machine-code"})
+  for (const char* stage : {"schedule", "storage-plan", "memory-placement", "kernel-formation", "llvm-ir", "machine-code", "cuda"})
     EXPECT_NE(summary.out.find(std::string(stage) + " "), std::string::npos) << stage << "\n" << summary.out;
-  EXPECT_EQ(count(summary.out, "(lowering)"), 6u) << summary.out;
+  EXPECT_EQ(count(summary.out, "(lowering)"), 7u) << summary.out;
 
   CliResult schedule = tempo({"compile", example("small/counter.tpo"), "--print-after", "schedule"});
   ASSERT_EQ(schedule.code, 0) << schedule.err;
   EXPECT_EQ(count(schedule.out, "=== after "), 1u) << schedule.out;
-  EXPECT_NE(schedule.out.find("=== after schedule (lowering 1/6) ==="), std::string::npos) << schedule.out;
+  EXPECT_NE(schedule.out.find("=== after schedule (lowering 1/7) ==="), std::string::npos) << schedule.out;
   EXPECT_NE(schedule.out.find("for c0 in 0..T:"), std::string::npos) << schedule.out;
   EXPECT_EQ(schedule.out.find("alloc %"), std::string::npos) << schedule.out;  // before memory placement
 
   CliResult stores = tempo({"compile", example("small/counter.tpo"), "--print-after=storage-plan"});
   ASSERT_EQ(stores.code, 0) << stores.err;
-  EXPECT_NE(stores.out.find("=== after storage-plan (lowering 2/6) ==="), std::string::npos) << stores.out;
+  EXPECT_NE(stores.out.find("=== after storage-plan (lowering 2/7) ==="), std::string::npos) << stores.out;
   EXPECT_NE(stores.out.find("%0 c"), std::string::npos) << stores.out;
 
   CliResult placed = tempo({"compile", example("small/counter.tpo"), "--print-after=memory-placement"});
   ASSERT_EQ(placed.code, 0) << placed.err;
-  EXPECT_NE(placed.out.find("=== after memory-placement (lowering 3/6) ==="), std::string::npos) << placed.out;
+  EXPECT_NE(placed.out.find("=== after memory-placement (lowering 3/7) ==="), std::string::npos) << placed.out;
   EXPECT_NE(placed.out.find("alloc %"), std::string::npos) << placed.out;
 
   CliResult early = tempo({"compile", example("small/counter.tpo"), "--stop-after=branch-lowering",
@@ -101,7 +101,7 @@ TEST(CliCompile, PrintAfterALoweringStagePrintsTheProgramAfterIt) {
 TEST(CliCompile, PrintAfterTheCodegenStagesShowsKernelsIrAndAssembly) {
   CliResult kernels = tempo({"compile", example("rnn.tpo"), "--print-after=kernel-formation"});
   ASSERT_EQ(kernels.code, 0) << kernels.err;
-  EXPECT_NE(kernels.out.find("=== after kernel-formation (lowering 4/6) ==="), std::string::npos) << kernels.out;
+  EXPECT_NE(kernels.out.find("=== after kernel-formation (lowering 4/7) ==="), std::string::npos) << kernels.out;
   EXPECT_NE(kernels.out.find(" generated  %"), std::string::npos) << kernels.out;
   EXPECT_NE(kernels.out.find(" library  %"), std::string::npos) << kernels.out;  // the matmuls
   CliResult ir = tempo({"compile", example("rnn.tpo"), "--print-after=llvm-ir"});
@@ -112,6 +112,41 @@ TEST(CliCompile, PrintAfterTheCodegenStagesShowsKernelsIrAndAssembly) {
   ASSERT_EQ(code.code, 0) << code.err;
   EXPECT_NE(code.out.find("compiled for "), std::string::npos) << code.out;
   EXPECT_NE(code.out.find("ret"), std::string::npos) << code.out;
+  CliResult cuda = tempo({"compile", example("rnn.tpo"), "--print-after=cuda"});
+  ASSERT_EQ(cuda.code, 0) << cuda.err;
+  EXPECT_NE(cuda.out.find("=== after cuda (lowering 7/7) ==="), std::string::npos) << cuda.out;
+  EXPECT_NE(cuda.out.find("extern \"C\" __global__ void"), std::string::npos) << cuda.out;
+}
+
+TEST(CliCompile, EmitCudaAndPtxNeedTheCudaDevice) {
+  CliResult source = tempo({"compile", example("rnn.tpo"), "--device", "cuda", "--emit", "cuda", "--kernel", "k15_y"});
+  ASSERT_EQ(source.code, 0) << source.err;
+  EXPECT_NE(source.out.find("__global__ void __launch_bounds__(256) k15_y("), std::string::npos) << source.out;
+  EXPECT_EQ(count(source.out, "__global__"), 1u) << source.out;
+  CliResult cpu = tempo({"compile", example("rnn.tpo"), "--emit", "cuda"});
+  EXPECT_EQ(cpu.code, 2);
+  EXPECT_NE(cpu.err.find("add --device cuda"), std::string::npos) << cpu.err;
+  CliResult bad = tempo({"compile", example("rnn.tpo"), "--device", "tpu", "--emit", "cuda"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("use cpu, cuda or cuda:N"), std::string::npos) << bad.err;
+  CliResult ir = tempo({"compile", example("rnn.tpo"), "--device", "cuda", "--emit", "llvm"});
+  EXPECT_EQ(ir.code, 2);
+  EXPECT_NE(ir.err.find("is the CPU's code"), std::string::npos) << ir.err;
+#ifdef TEMPO_HAVE_CUDA
+  CliResult ptx = tempo({"compile", example("rnn.tpo"), "--device", "cuda", "--emit", "ptx", "--kernel", "k15_y"});
+  ASSERT_EQ(ptx.code, 0) << ptx.err;
+  EXPECT_NE(ptx.out.find(".target sm_90"), std::string::npos) << ptx.out;
+  EXPECT_NE(ptx.out.find(".entry k15_y("), std::string::npos) << ptx.out;
+#endif
+}
+
+TEST(CliRun, ADeviceWithoutAGpuIsAClearError) {
+  CliResult cuda = tempo({"run", example("small/counter.tpo"), "--device", "cuda"});
+  EXPECT_EQ(cuda.code, 3) << cuda.out;  // no GPU here (CI), or no GPU engine yet where there is one
+  EXPECT_NE(cuda.err.find("tempo run: --device cuda: "), std::string::npos) << cuda.err;
+  CliResult reference = tempo({"run", example("small/counter.tpo"), "--device", "cuda:1", "--engine", "reference"});
+  EXPECT_EQ(reference.code, 2);
+  EXPECT_NE(reference.err.find("needs the compiled engine"), std::string::npos) << reference.err;
 }
 
 TEST(CliCompile, EmitPrintsTheGeneratedCodeOfOneKernel) {

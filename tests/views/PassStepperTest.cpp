@@ -190,7 +190,7 @@ private Q_SLOTS:
   void loweringStagesShowTheProgramAfterThem() {
     open(examplePath("rnn.tpo"));
     QVERIFY(stepper_->selectPass("schedule"));
-    QVERIFY(comparison()->headerText().contains("lowering stage 1 of 6"));
+    QVERIFY(comparison()->headerText().contains("lowering stage 1 of 7"));
     QVERIFY(!comparison()->afterView()->isVisible());  // no graphs to compare
     QCOMPARE(comparison()->tabs()->currentWidget(), comparison()->programView()->parentWidget());
     QVERIFY(!comparison()->kernelPicker()->isVisibleTo(comparison()));  // no kernels to pick before codegen
@@ -218,6 +218,9 @@ private Q_SLOTS:
     QCOMPARE(comparison()->kernelPicker()->currentIndex(), 0);
     comparison()->kernelPicker()->setCurrentIndex(1);
     QVERIFY(comparison()->programView()->toPlainText().startsWith(kernel + ":"));
+    QVERIFY(stepper_->selectPass("cuda"));  // the same kernel as CUDA C++
+    comparison()->kernelPicker()->setCurrentIndex(1);
+    QVERIFY(comparison()->programView()->toPlainText().contains("__global__ void __launch_bounds__(256) "));
     QVERIFY(stepper_->selectPass("branch-lowering"));  // back to a pass: the graphs again
     QVERIFY(comparison()->afterView()->isVisible());
     QVERIFY(comparison()->tabs()->currentWidget() != comparison()->programView()->parentWidget());
