@@ -8,6 +8,7 @@
 #include "cuda/KernelBundle.h"
 #include "kernels/cpu/CpuKernels.h"
 #include "kernels/cpu/Fused.h"
+#include "kernels/cpu/Reduce.h"
 #include "support/GoldenFiles.h"
 #include "support/KernelCases.h"
 #include "support/RandomProgram.h"
@@ -29,8 +30,11 @@ std::vector<char> bytesOf(const Tensor& t) {
 
 /// 0 where the GPU computes with the CPU's own operations; else CUDA's double-precision
 /// functions stand in for glibc's and may round differently by an ulp, which later steps
-/// of a fused group can grow.
+/// of a fused group can grow; and sums in another order: f32 ones accumulate in double
+/// either way (one rounding apart), f64 ones by the reordering's rounding, which grows with
+/// cancellation (moderate random data: well under 4096 ulps).
 int ulpsAllowed(const Kernel& k) {
+  if (k.op == OpKind::ReduceSum) return k.dtype == DType::F32 ? 1 : k.dtype == DType::F64 ? 4096 : 0;
   for (const FusedStep& s : k.program) {
     bool libm = s.op == OpKind::Log || s.op == OpKind::Sin || s.op == OpKind::Cos || s.op == OpKind::Pow;
     bool f64 = s.dtype == DType::F64 && (s.op == OpKind::Exp || s.op == OpKind::Tanh || s.op == OpKind::Sigmoid);
@@ -42,7 +46,7 @@ int ulpsAllowed(const Kernel& k) {
 cuda::BundleCase caseOf(const std::string& program, const std::string& module, const std::string& function,
                         const Kernel& k, const std::vector<int64_t>& shape, const std::vector<Tensor>& inputs,
                         const Tensor& expected) {
-  cuda::BundleCase c{program + "/" + k.name, module, function, bundleDType(k.dtype), ulpsAllowed(k), shape, {}, bytesOf(expected)};
+  cuda::BundleCase c{program + "/" + k.name, module, function, bundleDType(k.dtype), ulpsAllowed(k), "elementwise", shape, {}, bytesOf(expected)};
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::string broadcast;
     for (bool b : k.inputs[i].broadcast) broadcast += b ? 'b' : '.';
@@ -57,18 +61,27 @@ void writeModule(const std::filesystem::path& dir, const std::string& module, co
   std::ofstream(dir / (module + ".cu")) << source;
 }
 
-/// Every generated kernel of `lowered` as a case of `module`, at the program's default bounds.
+/// Every generated kernel and reduction of `lowered` as a case of `module`, at the program's
+/// default bounds (reductions of moderate values, elementwise kernels of values at the edges).
 void addProgram(const std::string& name, const std::string& module, const testing::LoweredKernels& lowered,
                 const CudaSource& source, std::vector<cuda::BundleCase>& cases) {
   uint32_t seed = 11;
   for (const Kernel& k : lowered.kernels.kernels) {
-    if (k.kind != KernelKind::Generated) continue;
+    if (!source.function.count(k.name)) continue;
+    const std::string& function = source.function.at(k.name);
+    const bool reduce = source.reductions.count(function) != 0;
     std::vector<int64_t> shape = testing::evaluated(k.shape, lowered.bounds);
     std::vector<Tensor> inputs;
-    for (const KernelInput& in : k.inputs) inputs.push_back(testing::edgyTensor(in.dtype, testing::evaluated(in.shape, lowered.bounds), seed++));
-    std::optional<Tensor> want = cpu::fused(k.program, inputs, k.dtype, shape);
-    if (!want) throw std::runtime_error(name + " " + k.name + ": the CPU's fused kernel does not take its inputs");
-    cases.push_back(caseOf(name, module, source.function.at(k.name), k, shape, inputs, *want));
+    for (const KernelInput& in : k.inputs) {
+      std::vector<int64_t> inShape = testing::evaluated(in.shape, lowered.bounds);
+      inputs.push_back(reduce ? testing::moderateTensor(in.dtype, inShape, seed++) : testing::edgyTensor(in.dtype, inShape, seed++));
+    }
+    std::optional<Tensor> want = reduce ? cpu::reduce(k.op, inputs[0], k.axes, k.keepDims)
+                                        : cpu::fused(k.program, inputs, k.dtype, shape);
+    if (!want) throw std::runtime_error(name + " " + k.name + ": the CPU's kernel does not take its inputs");
+    cuda::BundleCase c = caseOf(name, module, function, k, reduce ? inputs[0].shape() : shape, inputs, *want);
+    c.launch = reduce ? "reduce" : "elementwise";
+    cases.push_back(std::move(c));
   }
 }
 

@@ -23,6 +23,7 @@
 #include "kernels/Kernel.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,18 +37,27 @@ struct CudaSource {
   std::vector<std::string> functions;          ///< the distinct functions, in order
   /// The text of one function (`function.at(kernel)`), without the prelude.
   std::map<std::string, std::string> functionText;
+  /// The functions that are reductions (cudaReduces): launched one block per output
+  /// element, with the input's sizes as `d` and n the output's element count.
+  std::set<std::string> reductions;
 };
 
-/// CUDA C++ for every generated kernel of `kernels`; function names get `prefix`
+/// True when `k` (a library kernel) is a reduction the CUDA backend emits: reduce_sum or
+/// reduce_max of an f32, f64, i32 or i64 tensor over one or more of its axes.
+bool cudaReduces(const Kernel& k);
+
+/// CUDA C++ for every generated kernel and every reduction (cudaReduces) of `kernels`;
+/// function names get `prefix`
 /// (so several programs can share one translation unit).
 CudaSource emitCudaKernels(const KernelProgram& kernels, const std::string& prefix = "");
 
 /// The device helpers every emitted translation unit starts with (types, exp, tanh, casts).
 const std::string& cudaDevicePrelude();
 
-/// A header that lets the emitted source compile as host C++ (g++ -include it):
-/// __global__ and friends defined away, blockIdx/threadIdx as thread-local loop
-/// variables, CUDA's bit-cast intrinsics and fmaf as their host equivalents.
+/// A header that lets the emitted source compile as host C++ (C++20, -pthread):
+/// __global__ and friends defined away, blockIdx/threadIdx as thread-local
+/// variables, CUDA's bit-cast intrinsics as their host equivalents, __shared__
+/// as static storage and __syncthreads as a barrier of the block's host threads.
 const std::string& cudaHostShim();
 
 /// The uniform host entry of an emitted function (CudaSource::hostEntries):

@@ -47,6 +47,8 @@ struct Kernel {
   std::vector<IndexExpr> shape;  ///< the output's element shape
   std::vector<KernelInput> inputs;
   std::vector<FusedStep> program;  ///< Generated: the elementwise steps (one for a single op)
+  std::vector<int64_t> axes;       ///< reductions: the input's axes reduced (sorted)
+  bool keepDims = false;           ///< reductions: reduced axes kept with size 1
   int execs = 0;                   ///< exec statements of the loop program that run it (not instances)
 };
 

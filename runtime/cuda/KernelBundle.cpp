@@ -27,7 +27,8 @@ void writeBundleCases(const std::string& dir, const std::vector<BundleCase>& cas
     return where;
   };
   for (const BundleCase& c : cases) {
-    text << c.id << " " << c.module << " " << c.function << " " << c.dtype << " " << c.ulps << " " << c.dims.size();
+    text << c.id << " " << c.module << " " << c.function << " " << c.launch << " " << c.dtype << " " << c.ulps << " "
+         << c.dims.size();
     for (int64_t d : c.dims) text << " " << d;
     text << " " << c.inputs.size();
     for (const BundleInput& in : c.inputs) text << " " << in.dtype << " " << (in.broadcast.empty() ? "-" : in.broadcast) << " " << put(in.bytes);
@@ -60,7 +61,8 @@ std::vector<BundleCase> readBundleCases(const std::string& dir) {
     std::istringstream in(lineText);
     BundleCase c;
     size_t rank = 0, inputs = 0;
-    if (!(in >> c.id >> c.module >> c.function >> c.dtype >> c.ulps >> rank))
+    if (!(in >> c.id >> c.module >> c.function >> c.launch >> c.dtype >> c.ulps >> rank) ||
+        (c.launch != "elementwise" && c.launch != "reduce"))
       throw std::runtime_error("cases.txt line " + std::to_string(line) + ": malformed");
     c.dims.resize(rank);
     for (int64_t& d : c.dims) in >> d;

@@ -33,6 +33,9 @@ struct BundleCase {
   std::string function;  ///< the kernel's function in it
   std::string dtype;     ///< the output's
   int ulps = 0;          ///< 0: equal bit for bit (NaNs equal whatever their payload)
+  /// "elementwise": dims are the output's, one thread per element; "reduce": dims are the
+  /// input's, one block per output element (n = the expected bytes' element count).
+  std::string launch = "elementwise";
   std::vector<int64_t> dims;
   std::vector<BundleInput> inputs;
   std::vector<char> expected;

@@ -32,7 +32,7 @@ EmulatedCuda::EmulatedCuda(const CudaSource& source, const std::filesystem::path
     out << cudaHostShim() << source.text << "\n" << source.hostEntries;
   }
   std::string output;
-  const std::string command = std::string(TEMPO_HOST_CXX) + " -std=c++17 -O1 -ffp-contract=off -fPIC -shared -w -o " +
+  const std::string command = std::string(TEMPO_HOST_CXX) + " -std=c++20 -pthread -O1 -ffp-contract=off -fPIC -shared -w -o " +
                               library.string() + " " + file.string();
   if (runCommand(command, output) != 0) throw std::runtime_error("the emulated CUDA source does not compile:\n" + output);
   handle_ = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -54,6 +54,24 @@ Tensor EmulatedCuda::run(const std::string& function, DType dtype, const std::ve
   for (const Tensor& t : contiguous) pointers.push_back(t.raw());
   entry(out.raw(), pointers.data(), shape.data(), blocks, threads);
   return out;
+}
+
+Tensor EmulatedCuda::runReduction(const std::string& function, DType dtype, const std::vector<int64_t>& shape,
+                                  const Tensor& input, int blocks, int threads) const {
+  auto entry = reinterpret_cast<HostEntry>(::dlsym(handle_, cudaHostEntryName(function).c_str()));
+  if (!entry) throw std::runtime_error("no emulated kernel " + function);
+  Tensor out(dtype, shape);
+  Tensor contiguous = input.contiguous();
+  const void* pointer = contiguous.raw();
+  entry(out.raw(), &pointer, contiguous.shape().data(), blocks, threads);
+  return out;
+}
+
+Tensor EmulatedCuda::runKernel(const CudaSource& source, const Kernel& k, const std::vector<int64_t>& shape,
+                               const std::vector<Tensor>& inputs, int reductionThreads) const {
+  const std::string& function = source.function.at(k.name);
+  return source.reductions.count(function) ? runReduction(function, k.dtype, shape, inputs.at(0), 3, reductionThreads)
+                                           : run(function, k.dtype, shape, inputs);
 }
 
 }  // namespace tempo::testing

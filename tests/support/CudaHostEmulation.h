@@ -31,6 +31,18 @@ public:
   /// and `shape`; inputs are contiguous and laid out as the kernel reads them.
   Tensor run(const std::string& function, DType dtype, const std::vector<int64_t>& shape,
              const std::vector<Tensor>& inputs, int blocks = 3, int threads = 64) const;
+  /// Runs the reduction `function` (CudaSource::reductions) of `input` into an output of
+  /// `dtype` and `shape`: the kernel takes the input's sizes. `threads`, a power of two,
+  /// run as host threads meeting at each __syncthreads.
+  Tensor runReduction(const std::string& function, DType dtype, const std::vector<int64_t>& shape,
+                      const Tensor& input, int blocks = 3, int threads = 8) const;
+
+  /// The kernel `k` of `source` on `inputs`, either kind: an elementwise kernel over the
+  /// output `shape`, or a reduction of inputs[0] with `reductionThreads` per block (each
+  /// __syncthreads wakes them all: 2 keeps the many reductions of whole programs cheap
+  /// while still running the tree and its barriers).
+  Tensor runKernel(const CudaSource& source, const Kernel& k, const std::vector<int64_t>& shape,
+                   const std::vector<Tensor>& inputs, int reductionThreads = 2) const;
 
 private:
   void* handle_ = nullptr;

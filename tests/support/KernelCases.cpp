@@ -42,6 +42,18 @@ Tensor edgyTensor(DType dtype, const std::vector<int64_t>& shape, uint32_t seed)
   return t;
 }
 
+Tensor moderateTensor(DType dtype, const std::vector<int64_t>& shape, uint32_t seed) {
+  Tensor t(dtype, shape);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> spread(-8.0, 8.0);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    if (dtype == DType::Bool) t.set(i, static_cast<double>(rng() % 2));
+    else if (isInteger(dtype)) t.set(i, static_cast<double>(static_cast<int32_t>(rng() % 2001) - 1000));
+    else t.set(i, spread(rng));
+  }
+  return t;
+}
+
 std::string firstDifference(const Tensor& want, const Tensor& got) {
   if (want.dtype() != got.dtype() || want.shape() != got.shape()) return "dtype or shape differ";
   size_t size = dtypeSize(want.dtype());
@@ -117,8 +129,11 @@ LoweredKernels lowerKernels(const std::string& text, const std::string& name, co
   LoweringOptions options;
   options.codegen = false;
   LoweredProgram lowered = lowerProgram(g, isl, options);
-  SymbolEnv env(g.boundDefaults.begin(), g.boundDefaults.end());
-  return {lowered.kernels, g.withDerivedBounds(env)};
+  SymbolEnv env = g.withDerivedBounds(SymbolEnv(g.boundDefaults.begin(), g.boundDefaults.end()));
+  // Shapes that vary with a dimension (a window x[0:t+1]) at its last point, the largest.
+  for (const DimDecl& d : g.dims)
+    if (env.count(d.bound)) env[d.name] = env[d.bound] - 1;
+  return {lowered.kernels, env};
 }
 
 std::vector<int64_t> evaluated(const std::vector<IndexExpr>& shape, const SymbolEnv& env) {

@@ -22,6 +22,10 @@ const std::vector<OpKind>& elementwiseOps();
 /// Values at the edges first, then random ones of a spread that reaches the clamps.
 Tensor edgyTensor(DType dtype, const std::vector<int64_t>& shape, uint32_t seed);
 
+/// Random values of a moderate spread ([-8, 8] for floats, small integers; no edges): for
+/// kernels whose order of evaluation differs between backends (sums).
+Tensor moderateTensor(DType dtype, const std::vector<int64_t>& shape, uint32_t seed);
+
 /// "" when equal bit for bit (NaNs equal whatever their payload), else the first difference.
 std::string firstDifference(const Tensor& want, const Tensor& got);
 
@@ -41,7 +45,8 @@ Kernel oneStepKernel(const Case& c, int id, int64_t cols = 37);
 /// Inputs for oneStepKernel's kernel `k` at `rows` rows.
 std::vector<Tensor> inputsFor(const Kernel& k, int64_t rows, uint32_t seed);
 
-/// A program's kernels, lowered without the CPU's codegen, and its default bounds.
+/// A program's kernels, lowered without the CPU's codegen, and its default bounds (with each
+/// dimension at its last point, for shapes that vary with it).
 struct LoweredKernels {
   KernelProgram kernels;
   SymbolEnv bounds;

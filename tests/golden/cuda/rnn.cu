@@ -69,6 +69,37 @@ __device__ __forceinline__ tempo_i64 tempo_to_i64(double v) {
        : v >= 9223372036854775807.0 ? 9223372036854775807LL : (tempo_i64)v;
 }
 
+extern "C" __global__ void __launch_bounds__(256) k14_reduce_sum(float* __restrict__ out, const float* __restrict__ in0, tempo_i64 d0, tempo_i64 d1, tempo_i64 d2, tempo_i64 n) {
+  __shared__ double partial[256];
+  const tempo_i64 s0 = d1 * d2;
+  const tempo_i64 s1 = d2;
+  const tempo_i64 s2 = 1;
+  const tempo_i64 count = d1;
+  for (tempo_i64 o = blockIdx.x; o < n; o += gridDim.x) {
+    tempo_i64 rest = o, base = 0;
+    base += (rest % d2) * s2; rest /= d2;
+    base += (rest % d0) * s0; rest /= d0;
+    double acc = (double)0;
+    for (tempo_i64 r = threadIdx.x; r < count; r += blockDim.x) {
+      tempo_i64 left = r, offset = base;
+      offset += (left % d1) * s1; left /= d1;
+      const double v = (double)in0[offset];
+      acc = acc + v;
+    }
+    partial[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned half = blockDim.x / 2; half > 0; half >>= 1) {
+      if (threadIdx.x < half) {
+        const double a = partial[threadIdx.x], b = partial[threadIdx.x + half];
+        partial[threadIdx.x] = a + b;
+      }
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) out[o] = (float)partial[0];
+    __syncthreads();  // partial is reused for the next output
+  }
+}
+
 template <class I>
 __device__ __forceinline__ void k15_y_elements(float* __restrict__ out, const float* __restrict__ in0, const float* __restrict__ in1, I d0, I d1, I n) {
   const I stride = (I)gridDim.x * (I)blockDim.x;
