@@ -5,14 +5,17 @@
 // results to compare against. Runs where Tempo builds; needs no GPU.
 #include "codegen/CudaKernels.h"
 #include "codegen/Nvrtc.h"
+#include "cuda/CudaBlas.h"
 #include "cuda/KernelBundle.h"
 #include "kernels/cpu/CpuKernels.h"
 #include "kernels/cpu/Fused.h"
+#include "kernels/cpu/Matmul.h"
 #include "kernels/cpu/Reduce.h"
 #include "support/GoldenFiles.h"
 #include "support/KernelCases.h"
 #include "support/RandomProgram.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -61,12 +64,44 @@ void writeModule(const std::filesystem::path& dir, const std::string& module, co
   std::ofstream(dir / (module + ".cu")) << source;
 }
 
+/// A matmul kernel as a cuBLAS case: operands of moderate values as they lie (a kernel that
+/// reads one through a permutation is left out), the CPU's product accumulated in double,
+/// and the scale |a| @ |b| against which the GPU's float accumulation is judged (K 2^-23).
+std::optional<cuda::BundleCase> matmulCase(const std::string& name, const Kernel& k, const testing::LoweredKernels& lowered,
+                                           uint32_t seed) {
+  if (!k.permA.empty() || !k.permB.empty() || k.inputs.size() != 2 || !isFloat(k.dtype)) return std::nullopt;
+  std::vector<int64_t> shapeA = testing::evaluated(k.inputs[0].shape, lowered.bounds);
+  std::vector<int64_t> shapeB = testing::evaluated(k.inputs[1].shape, lowered.bounds);
+  std::string why;
+  std::optional<cuda::MatmulPlan> plan = cuda::planMatmul(shapeA, shapeB, why);
+  if (!plan) return std::nullopt;
+  Tensor a = testing::moderateTensor(k.inputs[0].dtype, shapeA, seed), b = testing::moderateTensor(k.inputs[1].dtype, shapeB, seed + 1);
+  std::optional<Tensor> want = cpu::matmul(a, b, cpu::MatmulAccumulation::F64);
+  Tensor absA(a.dtype(), a.shape()), absB(b.dtype(), b.shape());
+  for (int64_t i = 0; i < a.numel(); ++i) absA.set(i, std::fabs(a.at(i)));
+  for (int64_t i = 0; i < b.numel(); ++i) absB.set(i, std::fabs(b.at(i)));
+  std::optional<Tensor> scale = cpu::matmul(absA, absB, cpu::MatmulAccumulation::F64);
+  if (!want || !scale || want->shape() != plan->outShape) return std::nullopt;
+  std::vector<int64_t> dims{static_cast<int64_t>(shapeA.size())};
+  dims.insert(dims.end(), shapeA.begin(), shapeA.end());
+  dims.insert(dims.end(), shapeB.begin(), shapeB.end());
+  cuda::BundleCase c{name + "/" + k.name, "-", "cublas", bundleDType(k.dtype), 0, "matmul", dims, {}, bytesOf(*want)};
+  c.inputs = {{bundleDType(a.dtype()), "", bytesOf(a)}, {bundleDType(b.dtype()), "", bytesOf(b)}};
+  c.scale = bytesOf(*scale);
+  c.rtol = static_cast<double>(std::max<int64_t>(plan->k, 1)) * (k.dtype == DType::F32 ? 0x1p-23 : 0x1p-52);
+  return c;
+}
+
 /// Every generated kernel and reduction of `lowered` as a case of `module`, at the program's
 /// default bounds (reductions of moderate values, elementwise kernels of values at the edges).
 void addProgram(const std::string& name, const std::string& module, const testing::LoweredKernels& lowered,
                 const CudaSource& source, std::vector<cuda::BundleCase>& cases) {
   uint32_t seed = 11;
   for (const Kernel& k : lowered.kernels.kernels) {
+    if (k.op == OpKind::MatMul) {
+      if (auto c = matmulCase(name, k, lowered, seed++)) cases.push_back(std::move(*c));
+      continue;
+    }
     if (!source.function.count(k.name)) continue;
     const std::string& function = source.function.at(k.name);
     const bool reduce = source.reductions.count(function) != 0;
@@ -115,9 +150,8 @@ int run(int argc, char** argv) {
   for (const auto& path : examples) {
     testing::LoweredKernels lowered = testing::lowerKernels(testing::readFile(path), path.filename().string(), path.parent_path().string());
     CudaSource source = emitCudaKernels(lowered.kernels);
-    if (source.functions.empty()) continue;
     const std::string module = path.stem().string() + ".cubin";
-    writeModule(dir, module, source.text);
+    if (!source.functions.empty()) writeModule(dir, module, source.text);
     addProgram(path.filename().string(), module, lowered, source, cases);
   }
 
@@ -131,7 +165,7 @@ int run(int argc, char** argv) {
     for (const std::string& f : sources.back().functions) all.text += "\n" + sources.back().functionText.at(f);
   }
   if (generated > 0) {
-    writeModule(dir, "generated.cubin", cudaDevicePrelude() + all.text);
+    writeModule(dir, "generated.cubin", cudaDevicePrelude() + all.text);  // matmul cases need no module
     for (size_t i = 0; i < programs.size(); ++i) addProgram(programs[i].first, "generated.cubin", programs[i].second, sources[i], cases);
   }
   cuda::writeBundleCases(dir.string(), cases);

@@ -49,6 +49,7 @@ struct Kernel {
   std::vector<FusedStep> program;  ///< Generated: the elementwise steps (one for a single op)
   std::vector<int64_t> axes;       ///< reductions: the input's axes reduced (sorted)
   bool keepDims = false;           ///< reductions: reduced axes kept with size 1
+  std::vector<int64_t> permA, permB;  ///< matmul: operands read through these permutations (empty: as they lie)
   int execs = 0;                   ///< exec statements of the loop program that run it (not instances)
 };
 

@@ -114,7 +114,10 @@ Kernel formKernel(const Graph& g, const Node& n, int execs) {
     case OpClass::Source: k.kind = KernelKind::Runtime, k.reason = "a source: the executor reads its array or value"; return k;
     case OpClass::Merge: k.kind = KernelKind::Runtime, k.reason = "a merge: the executor takes the first live branch"; return k;
     case OpClass::Identity: k.kind = KernelKind::Runtime, k.reason = "an identity: a view of its input"; return k;
-    case OpClass::MatMul: k.kind = KernelKind::Library, k.reason = "gemm (libxsmm, oneDNN; OpenBLAS for f64)"; return k;
+    case OpClass::MatMul:
+      k.kind = KernelKind::Library, k.reason = "gemm (libxsmm, oneDNN; OpenBLAS for f64)";
+      k.permA = n.attrs.permA, k.permB = n.attrs.permB;
+      return k;
     case OpClass::Reduce:
       k.kind = KernelKind::Library, k.reason = "the vectorised reduction kernel";
       k.axes = n.attrs.axes, k.keepDims = n.attrs.keepDims;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iomanip>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -32,7 +33,9 @@ void writeBundleCases(const std::string& dir, const std::vector<BundleCase>& cas
     for (int64_t d : c.dims) text << " " << d;
     text << " " << c.inputs.size();
     for (const BundleInput& in : c.inputs) text << " " << in.dtype << " " << (in.broadcast.empty() ? "-" : in.broadcast) << " " << put(in.bytes);
-    text << " " << put(c.expected) << "\n";
+    text << " " << put(c.expected);
+    if (!c.scale.empty()) text << " scale " << put(c.scale) << " " << std::setprecision(17) << c.rtol;
+    text << "\n";
   }
   if (!text || !blob) throw std::runtime_error("cannot write the kernel bundle in " + dir);
 }
@@ -62,7 +65,7 @@ std::vector<BundleCase> readBundleCases(const std::string& dir) {
     BundleCase c;
     size_t rank = 0, inputs = 0;
     if (!(in >> c.id >> c.module >> c.function >> c.launch >> c.dtype >> c.ulps >> rank) ||
-        (c.launch != "elementwise" && c.launch != "reduce"))
+        (c.launch != "elementwise" && c.launch != "reduce" && c.launch != "matmul"))
       throw std::runtime_error("cases.txt line " + std::to_string(line) + ": malformed");
     c.dims.resize(rank);
     for (int64_t& d : c.dims) in >> d;
@@ -78,6 +81,11 @@ std::vector<BundleCase> readBundleCases(const std::string& dir) {
     std::string where;
     if (!(in >> where)) throw std::runtime_error("cases.txt line " + std::to_string(line) + ": malformed");
     c.expected = slice(blob, where, line);
+    std::string word;
+    if (in >> word && word == "scale") {
+      in >> where >> c.rtol;
+      c.scale = slice(blob, where, line);
+    }
     bundleDTypeSize(c.dtype);
     out.push_back(std::move(c));
   }
@@ -121,6 +129,36 @@ uint64_t maxUlpDifference(const std::string& dtype, const std::vector<char>& wan
   if (dtype == "f32") return floatUlps<float, uint32_t>(want, got);
   if (dtype == "f64") return floatUlps<double, uint64_t>(want, got);
   return std::memcmp(want.data(), got.data(), want.size()) == 0 ? 0 : std::numeric_limits<uint64_t>::max();
+}
+
+namespace {
+
+template <class F>
+std::string relativeMismatch(const BundleCase& c, const std::vector<char>& got) {
+  const size_t n = c.expected.size() / sizeof(F);
+  for (size_t i = 0; i < n; ++i) {
+    F want, have, scale;
+    std::memcpy(&want, c.expected.data() + i * sizeof(F), sizeof(F));
+    std::memcpy(&have, got.data() + i * sizeof(F), sizeof(F));
+    std::memcpy(&scale, c.scale.data() + i * sizeof(F), sizeof(F));
+    if (want != want && have != have) continue;
+    if (!(std::fabs(static_cast<double>(want) - static_cast<double>(have)) <= c.rtol * static_cast<double>(scale)))
+      return "element " + std::to_string(i) + ": expected " + std::to_string(want) + ", got " + std::to_string(have) +
+             " (allowed " + std::to_string(c.rtol * static_cast<double>(scale)) + ")";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string bundleMismatch(const BundleCase& c, const std::vector<char>& got, uint64_t& ulps) {
+  ulps = maxUlpDifference(c.dtype, c.expected, got);
+  if (c.scale.empty() || got.size() != c.expected.size())
+    return ulps <= static_cast<uint64_t>(c.ulps)
+               ? ""
+               : (ulps == std::numeric_limits<uint64_t>::max() ? "differs" : std::to_string(ulps) + " ulps") +
+                     ", allowed " + std::to_string(c.ulps);
+  return c.dtype == "f32" ? relativeMismatch<float>(c, got) : relativeMismatch<double>(c, got);
 }
 
 }  // namespace tempo::cuda

@@ -34,12 +34,22 @@ struct BundleCase {
   std::string dtype;     ///< the output's
   int ulps = 0;          ///< 0: equal bit for bit (NaNs equal whatever their payload)
   /// "elementwise": dims are the output's, one thread per element; "reduce": dims are the
-  /// input's, one block per output element (n = the expected bytes' element count).
+  /// input's, one block per output element (n = the expected bytes' element count);
+  /// "matmul": cuBLAS, dims are the left operand's rank, its sizes, then the right's sizes.
   std::string launch = "elementwise";
   std::vector<int64_t> dims;
   std::vector<BundleInput> inputs;
   std::vector<char> expected;
+  /// When not empty: compare |got - expected| <= rtol * scale element by element (scale of
+  /// the output's dtype: a matmul's |a| @ |b|) instead of counting ulps.
+  std::vector<char> scale;
+  double rtol = 0;
 };
+
+/// "" when `got` is within `c`'s tolerance of its expected values (ulps, or rtol * scale),
+/// else the first element that is not, with both values; `ulps` receives the largest
+/// difference in ulps (UINT64_MAX where NaNs or integers disagree).
+std::string bundleMismatch(const BundleCase& c, const std::vector<char>& got, uint64_t& ulps);
 
 /// Writes `cases` into `dir`/cases.txt and cases.bin (the CUBINs are the caller's).
 void writeBundleCases(const std::string& dir, const std::vector<BundleCase>& cases);

@@ -1,0 +1,52 @@
+// numpy.matmul's rank rules as one strided-batched GEMM (runtime/cuda/CudaBlas):
+// promoted 1-D operands, batches shared or spanned, and the shapes that need more
+// than one GEMM refused with the reason. The GEMM itself runs in the device check.
+#include "cuda/CudaBlas.h"
+
+#include <gtest/gtest.h>
+
+namespace tempo::cuda {
+namespace {
+
+MatmulPlan plan(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  std::string why;
+  std::optional<MatmulPlan> p = planMatmul(a, b, why);
+  EXPECT_TRUE(p) << why;
+  return p.value_or(MatmulPlan{});
+}
+
+TEST(MatmulPlan, MatricesVectorsAndBatches) {
+  MatmulPlan mm = plan({3, 4}, {4, 5});
+  EXPECT_EQ(std::vector<int64_t>({mm.m, mm.n, mm.k, mm.batch, mm.strideA, mm.strideB}), std::vector<int64_t>({3, 5, 4, 1, 0, 0}));
+  EXPECT_EQ(mm.outShape, std::vector<int64_t>({3, 5}));
+  MatmulPlan row = plan({4}, {4, 5});  // decode's x @ W
+  EXPECT_EQ(std::vector<int64_t>({row.m, row.n, row.k}), std::vector<int64_t>({1, 5, 4}));
+  EXPECT_EQ(row.outShape, std::vector<int64_t>({5}));
+  MatmulPlan column = plan({3, 4}, {4});
+  EXPECT_EQ(column.outShape, std::vector<int64_t>({3}));
+  EXPECT_EQ(plan({4}, {4}).outShape, std::vector<int64_t>{});
+  MatmulPlan shared = plan({2, 3, 4}, {4, 5});  // one weight for every batch
+  EXPECT_EQ(std::vector<int64_t>({shared.batch, shared.strideA, shared.strideB}), std::vector<int64_t>({2, 12, 0}));
+  EXPECT_EQ(shared.outShape, std::vector<int64_t>({2, 3, 5}));
+  MatmulPlan both = plan({2, 3, 4}, {2, 4, 5});
+  EXPECT_EQ(std::vector<int64_t>({both.batch, both.strideA, both.strideB}), std::vector<int64_t>({2, 12, 20}));
+  MatmulPlan left = plan({1, 3, 4}, {6, 4, 5});
+  EXPECT_EQ(std::vector<int64_t>({left.batch, left.strideA, left.strideB}), std::vector<int64_t>({6, 0, 20}));
+  EXPECT_EQ(left.outShape, std::vector<int64_t>({6, 3, 5}));
+  MatmulPlan ranks = plan({3, 4}, {1, 2, 4, 5});  // numpy: the longer batch wins
+  EXPECT_EQ(ranks.outShape, std::vector<int64_t>({1, 2, 3, 5}));
+}
+
+TEST(MatmulPlan, ShapesThatNeedMoreThanOneGemmAreRefusedWithTheReason) {
+  std::string why;
+  EXPECT_FALSE(planMatmul({3, 4}, {5, 6}, why));
+  EXPECT_EQ(why, "inner sizes differ");
+  EXPECT_FALSE(planMatmul({2, 1, 3, 4}, {1, 5, 4, 6}, why));
+  EXPECT_NE(why.find("partly"), std::string::npos) << why;
+  EXPECT_FALSE(planMatmul({2, 3, 4}, {3, 4, 5}, why));
+  EXPECT_NE(why.find("do not broadcast"), std::string::npos) << why;
+  EXPECT_FALSE(planMatmul({}, {4}, why));
+}
+
+}  // namespace
+}  // namespace tempo::cuda
