@@ -4,6 +4,9 @@
 // maximum and minimum, fromDouble's saturation for float-to-integer casts).
 #include "codegen/CudaKernels.h"
 
+#include "codegen/CudaReductions.h"
+#include "codegen/CudaText.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -11,8 +14,6 @@
 #include <stdexcept>
 
 namespace tempo {
-namespace {
-
 std::string storageType(DType d) {
   switch (d) {
     case DType::F32: return "float";
@@ -67,6 +68,8 @@ std::string literal(DType d, double v) {
   }
   return "?";
 }
+
+namespace {
 
 std::string floatStep(OpKind op, DType t, const std::vector<std::string>& a) {
   const bool f32 = t == DType::F32;
@@ -250,102 +253,7 @@ std::string emitHostEntry(const Kernel& k, const std::string& name) {
   return s;
 }
 
-/// Everything a reduction's code depends on: equal keys, one function.
-std::string reductionKey(const Kernel& k) {
-  std::string key = "reduce " + std::string(opName(k.op)) + " " + std::string(dtypeName(k.inputs[0].dtype)) + " -> " +
-                    std::string(dtypeName(k.dtype)) + " rank " + std::to_string(k.inputs[0].shape.size()) + " axes";
-  for (int64_t a : k.axes) key += " " + std::to_string(a);
-  return key;
-}
-
-/// A reduction: one block per output element (a grid-stride loop over them), each thread
-/// folding a strided share of the reduced elements, then a tree in shared memory. The
-/// parameters are the elementwise kernels' with the *input's* sizes: (out, in0, d..., n),
-/// n the output's element count; blockDim must be a power of two up to 256. Sums of floats
-/// accumulate in double and round once (the CPU kernel's numerics, but another order);
-/// integer sums wrap; maximum propagates NaN and starts from -inf / the lowest integer.
-std::string emitReduction(const Kernel& k, const std::string& name) {
-  const DType in = k.inputs[0].dtype;
-  const size_t rank = k.inputs[0].shape.size();
-  const bool sum = k.op == OpKind::ReduceSum;
-  const std::string T = storageType(in);
-  const std::string acc = sum ? (isFloat(in) ? "double" : unsignedType(in)) : T;
-  std::vector<bool> reduced(rank, false);
-  for (int64_t a : k.axes) reduced.at(static_cast<size_t>(a)) = true;
-  std::string s = "extern \"C\" __global__ void __launch_bounds__(256) " + name + "(" + storageType(k.dtype) +
-                  "* __restrict__ out, const " + T + "* __restrict__ in0";
-  for (size_t j = 0; j < rank; ++j) s += ", tempo_i64 d" + std::to_string(j);
-  s += ", tempo_i64 n) {\n  __shared__ " + acc + " partial[256];\n";
-  // Row-major strides of the input.
-  auto product = [](const std::vector<size_t>& dims) {
-    std::string p;
-    for (size_t j : dims) p += (p.empty() ? "d" : " * d") + std::to_string(j);
-    return p.empty() ? std::string("1") : p;
-  };
-  std::vector<size_t> reducedDims;
-  for (size_t j = 0; j < rank; ++j) {
-    std::vector<size_t> after;
-    for (size_t i = j + 1; i < rank; ++i) after.push_back(i);
-    s += "  const tempo_i64 s" + std::to_string(j) + " = " + product(after) + ";\n";
-    if (reduced[j]) reducedDims.push_back(j);
-  }
-  s += "  const tempo_i64 count = " + product(reducedDims) + ";\n";
-  const double lowest = -std::numeric_limits<double>::infinity();  // literal() saturates it for integers
-  const std::string init = sum ? "(" + acc + ")0" : literal(in, lowest);
-  auto combine = [&](const std::string& a, const std::string& b) {
-    if (sum) return a + " + " + b;
-    if (isFloat(in)) return "(" + a + " != " + a + " ? " + a + " : " + b + " != " + b + " ? " + b + " : " + a + " < " + b + " ? " + b + " : " + a + ")";
-    return "(" + a + " < " + b + " ? " + b + " : " + a + ")";
-  };
-  s += "  for (tempo_i64 o = blockIdx.x; o < n; o += gridDim.x) {\n    tempo_i64 rest = o, base = 0;\n";
-  for (size_t j = rank; j-- > 0;)
-    if (!reduced[j]) s += "    base += (rest % d" + std::to_string(j) + ") * s" + std::to_string(j) + "; rest /= d" + std::to_string(j) + ";\n";
-  s += "    " + acc + " acc = " + init + ";\n"
-       "    for (tempo_i64 r = threadIdx.x; r < count; r += blockDim.x) {\n"
-       "      tempo_i64 left = r, offset = base;\n";
-  for (size_t j = rank; j-- > 0;)
-    if (reduced[j]) s += "      offset += (left % d" + std::to_string(j) + ") * s" + std::to_string(j) + "; left /= d" + std::to_string(j) + ";\n";
-  s += "      const " + acc + " v = (" + acc + ")in0[offset];\n"
-       "      acc = " + combine("acc", "v") + ";\n    }\n"
-       "    partial[threadIdx.x] = acc;\n    __syncthreads();\n"
-       "    for (unsigned half = blockDim.x / 2; half > 0; half >>= 1) {\n"
-       "      if (threadIdx.x < half) {\n"
-       "        const " + acc + " a = partial[threadIdx.x], b = partial[threadIdx.x + half];\n"
-       "        partial[threadIdx.x] = " + combine("a", "b") + ";\n      }\n      __syncthreads();\n    }\n"
-       "    if (threadIdx.x == 0) out[o] = (" + storageType(k.dtype) + ")partial[0];\n"
-       "    __syncthreads();  // partial is reused for the next output\n  }\n}\n";
-  return s;
-}
-
-/// The host entry of a reduction: each block's threads as a team of host threads that meet
-/// at __syncthreads (cudaHostShim's barrier), the blocks one after another.
-std::string emitReductionHostEntry(const Kernel& k, const std::string& name) {
-  const size_t rank = k.inputs[0].shape.size();
-  std::vector<bool> reduced(rank, false);
-  for (int64_t a : k.axes) reduced.at(static_cast<size_t>(a)) = true;
-  std::string s = "extern \"C\" void " + cudaHostEntryName(name) +
-                  "(void* out, const void* const* in, const int64_t* dims, int blocks, int threads) {\n"
-                  "  tempo_i64 n = 1;\n";
-  for (size_t j = 0; j < rank; ++j)
-    if (!reduced[j]) s += "  n *= dims[" + std::to_string(j) + "];\n";
-  s += "  for (int b = 0; b < blocks; ++b)\n    tempo_run_block(b, blocks, threads, [&] { " + name + "((" +
-       storageType(k.dtype) + "*)out, (const " + storageType(k.inputs[0].dtype) + "*)in[0]";
-  for (size_t j = 0; j < rank; ++j) s += ", dims[" + std::to_string(j) + "]";
-  s += ", n); });\n}\n";
-  return s;
-}
-
 }  // namespace
-
-bool cudaReduces(const Kernel& k) {
-  if (k.op != OpKind::ReduceSum && k.op != OpKind::ReduceMax) return false;
-  if (k.inputs.size() != 1 || k.inputs[0].shape.empty() || k.axes.empty()) return false;
-  const DType in = k.inputs[0].dtype;
-  if (!isFloat(in) && !isInteger(in)) return false;  // bool: the library kernel's business
-  for (int64_t a : k.axes)
-    if (a < 0 || a >= static_cast<int64_t>(k.inputs[0].shape.size())) return false;
-  return k.dtype == in;
-}
 
 CudaSource emitCudaKernels(const KernelProgram& kernels, const std::string& prefix) {
   CudaSource out;
@@ -354,13 +262,13 @@ CudaSource emitCudaKernels(const KernelProgram& kernels, const std::string& pref
   for (const Kernel& k : kernels.kernels) {
     const bool reduction = cudaReduces(k);
     if (k.kind != KernelKind::Generated && !reduction) continue;
-    auto [it, fresh] = functionOfKey.emplace(reduction ? reductionKey(k) : kernelCodeKey(k), prefix + k.name);
+    auto [it, fresh] = functionOfKey.emplace(reduction ? cudaReductionKey(k) : kernelCodeKey(k), prefix + k.name);
     out.function[k.name] = it->second;
     if (!fresh) continue;
     out.functions.push_back(it->second);
-    out.functionText[it->second] = reduction ? emitReduction(k, it->second) : emitFunction(k, it->second);
+    out.functionText[it->second] = reduction ? emitCudaReduction(k, it->second) : emitFunction(k, it->second);
     if (reduction) out.reductions.insert(it->second);
-    host += reduction ? emitReductionHostEntry(k, it->second) : emitHostEntry(k, it->second);
+    host += reduction ? emitCudaReductionHostEntry(k, it->second) : emitHostEntry(k, it->second);
   }
   out.text = cudaDevicePrelude();
   for (const std::string& f : out.functions) out.text += "\n" + out.functionText[f];

@@ -37,14 +37,10 @@ struct CudaSource {
   std::vector<std::string> functions;          ///< the distinct functions, in order
   /// The text of one function (`function.at(kernel)`), without the prelude.
   std::map<std::string, std::string> functionText;
-  /// The functions that are reductions (cudaReduces): launched one block per output
+  /// The functions that are reductions (CudaReductions.h): launched one block per output
   /// element, with the input's sizes as `d` and n the output's element count.
   std::set<std::string> reductions;
 };
-
-/// True when `k` (a library kernel) is a reduction the CUDA backend emits: reduce_sum or
-/// reduce_max of an f32, f64, i32 or i64 tensor over one or more of its axes.
-bool cudaReduces(const Kernel& k);
 
 /// CUDA C++ for every generated kernel and every reduction (cudaReduces) of `kernels`;
 /// function names get `prefix`

@@ -17,7 +17,7 @@ LoweredProgram lowerProgram(const Graph& g, IslContext& isl, const LoweringOptio
   auto finish = [&](size_t stage, auto text) {
     auto now = std::chrono::steady_clock::now();
     LoweringSnapshot s{stages[stage].name, stages[stage].description, "",
-                       std::chrono::duration<double>(now - start).count()};
+                       std::chrono::duration<double>(now - start).count(), {}};
     if (options.snapshots) s.text = text();
     out.snapshots.push_back(std::move(s));
     start = std::chrono::steady_clock::now();  // printing is not the stage's time
@@ -36,11 +36,11 @@ LoweredProgram lowerProgram(const Graph& g, IslContext& isl, const LoweringOptio
   finish(3, [&] { return printKernelProgram(g, out.kernels); });
   out.phases.emplace_back("kernel formation", out.snapshots[3].seconds);
   if (!options.codegen) return out;
-  out.native = NativeModule::compile(out.kernels, CodegenOptions{options.snapshots, options.snapshots});
+  out.native = NativeModule::compile(out.kernels, CodegenOptions{options.snapshots, options.snapshots, std::nullopt, true});
   const NativeModule& native = *out.native;
   // The module compiles in one go; its two stages report their own parts of it.
   auto record = [&](size_t stage, double seconds, std::string text) {
-    out.snapshots.push_back({stages[stage].name, stages[stage].description, options.snapshots ? std::move(text) : "", seconds});
+    out.snapshots.push_back({stages[stage].name, stages[stage].description, options.snapshots ? std::move(text) : "", seconds, {}});
     out.phases.emplace_back(stages[stage].name == "llvm-ir" ? "llvm ir" : stages[stage].name == "cuda" ? "cuda c++" : "machine code", seconds);
   };
   std::string count = std::to_string(native.kernels().size()) + " generated kernels in " +

@@ -5,6 +5,7 @@
 // it stands for, on inputs at the edges and with a grid smaller than the
 // output, so the grid-stride loop and the broadcast offsets are exercised.
 #include "codegen/CudaKernels.h"
+#include "codegen/CudaReductions.h"
 #include "codegen/Nvrtc.h"
 #include "cuda/KernelBundle.h"
 #include "kernels/cpu/Reduce.h"
