@@ -64,27 +64,32 @@ void writeModule(const std::filesystem::path& dir, const std::string& module, co
   std::ofstream(dir / (module + ".cu")) << source;
 }
 
-/// A matmul kernel as a cuBLAS case: operands of moderate values as they lie (a kernel that
-/// reads one through a permutation is left out), the CPU's product accumulated in double,
-/// and the scale |a| @ |b| against which the GPU's float accumulation is judged (K 2^-23).
+/// A matmul kernel as a cuBLAS case: operands of moderate values as they are stored, read
+/// through the kernel's permutations (decode's K and V per head), the CPU's product of the
+/// same views accumulated in double, and the scale |a| @ |b| against which the GPU's float
+/// accumulation is judged (K 2^-23, f64: K 2^-52).
 std::optional<cuda::BundleCase> matmulCase(const std::string& name, const Kernel& k, const testing::LoweredKernels& lowered,
                                            uint32_t seed) {
-  if (!k.permA.empty() || !k.permB.empty() || k.inputs.size() != 2 || !isFloat(k.dtype)) return std::nullopt;
-  std::vector<int64_t> shapeA = testing::evaluated(k.inputs[0].shape, lowered.bounds);
-  std::vector<int64_t> shapeB = testing::evaluated(k.inputs[1].shape, lowered.bounds);
+  if (k.inputs.size() != 2 || !isFloat(k.dtype)) return std::nullopt;
+  std::vector<int64_t> storedA = testing::evaluated(k.inputs[0].shape, lowered.bounds);
+  std::vector<int64_t> storedB = testing::evaluated(k.inputs[1].shape, lowered.bounds);
   std::string why;
-  std::optional<cuda::MatmulPlan> plan = cuda::planMatmul(shapeA, shapeB, why);
+  std::optional<cuda::MatmulPlan> plan = cuda::planPermutedMatmul(storedA, k.permA, storedB, k.permB, why);
   if (!plan) return std::nullopt;
-  Tensor a = testing::moderateTensor(k.inputs[0].dtype, shapeA, seed), b = testing::moderateTensor(k.inputs[1].dtype, shapeB, seed + 1);
-  std::optional<Tensor> want = cpu::matmul(a, b, cpu::MatmulAccumulation::F64);
-  Tensor absA(a.dtype(), a.shape()), absB(b.dtype(), b.shape());
-  for (int64_t i = 0; i < a.numel(); ++i) absA.set(i, std::fabs(a.at(i)));
-  for (int64_t i = 0; i < b.numel(); ++i) absB.set(i, std::fabs(b.at(i)));
-  std::optional<Tensor> scale = cpu::matmul(absA, absB, cpu::MatmulAccumulation::F64);
+  Tensor a = testing::moderateTensor(k.inputs[0].dtype, storedA, seed), b = testing::moderateTensor(k.inputs[1].dtype, storedB, seed + 1);
+  auto viewOf = [](const Tensor& t, const std::vector<int64_t>& perm) { return perm.empty() ? t : t.permutedView(perm); };
+  auto magnitudes = [](const Tensor& t) {
+    Tensor out(t.dtype(), t.shape());
+    for (int64_t i = 0; i < t.numel(); ++i) out.set(i, std::fabs(t.at(i)));
+    return out;
+  };
+  std::optional<Tensor> want = cpu::matmul(viewOf(a, k.permA), viewOf(b, k.permB), cpu::MatmulAccumulation::F64);
+  std::optional<Tensor> scale =
+      cpu::matmul(viewOf(magnitudes(a), k.permA), viewOf(magnitudes(b), k.permB), cpu::MatmulAccumulation::F64);
   if (!want || !scale || want->shape() != plan->outShape) return std::nullopt;
-  std::vector<int64_t> dims{static_cast<int64_t>(shapeA.size())};
-  dims.insert(dims.end(), shapeA.begin(), shapeA.end());
-  dims.insert(dims.end(), shapeB.begin(), shapeB.end());
+  std::vector<int64_t> dims{static_cast<int64_t>(storedA.size()), static_cast<int64_t>(storedB.size()),
+                            k.permA.empty() ? 0 : 1, k.permB.empty() ? 0 : 1};
+  for (const std::vector<int64_t>& part : {storedA, storedB, k.permA, k.permB}) dims.insert(dims.end(), part.begin(), part.end());
   cuda::BundleCase c{name + "/" + k.name, "-", "cublas", bundleDType(k.dtype), 0, "matmul", dims, {}, bytesOf(*want)};
   c.inputs = {{bundleDType(a.dtype()), "", bytesOf(a)}, {bundleDType(b.dtype()), "", bytesOf(b)}};
   c.scale = bytesOf(*scale);

@@ -63,13 +63,21 @@ void launch(const CudaModule& module, const CudaDevice& device, const BundleCase
   module.launch(c.function, blocks, kThreads, args.data(), device.stream());
 }
 
-/// A matmul case's plan: its dims are the left operand's rank, its sizes, then the right's.
+/// A matmul case's plan. Its dims: the two operands' ranks, whether each is read through a
+/// permutation (0/1), their stored sizes, then the permutations (KernelBundle.h).
 MatmulPlan matmulPlanOf(const BundleCase& c) {
-  const size_t rankA = static_cast<size_t>(c.dims.at(0));
-  std::vector<int64_t> a(c.dims.begin() + 1, c.dims.begin() + 1 + static_cast<std::ptrdiff_t>(rankA));
-  std::vector<int64_t> b(c.dims.begin() + 1 + static_cast<std::ptrdiff_t>(rankA), c.dims.end());
+  auto at = c.dims.begin();
+  const int64_t rankA = at[0], rankB = at[1], hasPermA = at[2], hasPermB = at[3];
+  at += 4;
+  auto take = [&](int64_t count) {
+    std::vector<int64_t> v(at, at + count);
+    at += count;
+    return v;
+  };
+  std::vector<int64_t> a = take(rankA), b = take(rankB);
+  std::vector<int64_t> permA = take(hasPermA ? rankA : 0), permB = take(hasPermB ? rankB : 0);
   std::string why;
-  std::optional<MatmulPlan> plan = planMatmul(a, b, why);
+  std::optional<MatmulPlan> plan = planPermutedMatmul(a, permA, b, permB, why);
   if (!plan) throw std::runtime_error(c.id + ": " + why);
   return *plan;
 }

@@ -35,7 +35,8 @@ struct BundleCase {
   int ulps = 0;          ///< 0: equal bit for bit (NaNs equal whatever their payload)
   /// "elementwise": dims are the output's, one thread per element; "reduce": dims are the
   /// input's, one block per output element (n = the expected bytes' element count);
-  /// "matmul": cuBLAS, dims are the left operand's rank, its sizes, then the right's sizes.
+  /// "matmul": cuBLAS; dims are the operands' ranks, whether each is read through a
+  /// permutation (0/1), their stored sizes, then those permutations.
   std::string launch = "elementwise";
   std::vector<int64_t> dims;
   std::vector<BundleInput> inputs;

@@ -18,6 +18,8 @@ MatmulPlan plan(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
 TEST(MatmulPlan, MatricesVectorsAndBatches) {
   MatmulPlan mm = plan({3, 4}, {4, 5});
   EXPECT_EQ(std::vector<int64_t>({mm.m, mm.n, mm.k, mm.batch, mm.strideA, mm.strideB}), std::vector<int64_t>({3, 5, 4, 1, 0, 0}));
+  EXPECT_EQ(std::vector<int64_t>({mm.lda, mm.ldb}), std::vector<int64_t>({4, 5}));
+  EXPECT_FALSE(mm.transA || mm.transB);
   EXPECT_EQ(mm.outShape, std::vector<int64_t>({3, 5}));
   MatmulPlan row = plan({4}, {4, 5});  // decode's x @ W
   EXPECT_EQ(std::vector<int64_t>({row.m, row.n, row.k}), std::vector<int64_t>({1, 5, 4}));
@@ -35,6 +37,29 @@ TEST(MatmulPlan, MatricesVectorsAndBatches) {
   EXPECT_EQ(left.outShape, std::vector<int64_t>({6, 3, 5}));
   MatmulPlan ranks = plan({3, 4}, {1, 2, 4, 5});  // numpy: the longer batch wins
   EXPECT_EQ(ranks.outShape, std::vector<int64_t>({1, 2, 3, 5}));
+}
+
+TEST(MatmulPlan, PermutedOperandsKeepTheirLayout) {
+  std::string why;
+  // Decode's attention: K stored [BS, H, D] = [8, 2, 8], read as [H, D, BS] (perm (1, 2, 0)).
+  std::optional<MatmulPlan> p = planStridedMatmul({2, 1, 8}, {8, 8, 1}, {2, 8, 8}, {8, 1, 16}, why);
+  ASSERT_TRUE(p) << why;
+  EXPECT_EQ(std::vector<int64_t>({p->m, p->n, p->k, p->batch}), std::vector<int64_t>({1, 8, 8, 2}));
+  EXPECT_TRUE(p->transB);  // its D axis has unit stride: stored by columns
+  EXPECT_EQ(p->ldb, 16);
+  EXPECT_EQ(p->strideB, 8);
+  EXPECT_FALSE(p->transA);
+  EXPECT_EQ(p->strideA, 8);
+  // A transposed matrix, and batch axes that fold ([2, 3] of strides [3*20, 20]).
+  p = planStridedMatmul({2, 3, 4, 5}, {60, 20, 1, 4}, {5, 6}, {6, 1}, why);
+  ASSERT_TRUE(p) << why;
+  EXPECT_TRUE(p->transA);
+  EXPECT_EQ(p->lda, 4);
+  EXPECT_EQ(std::vector<int64_t>({p->batch, p->strideA, p->strideB}), std::vector<int64_t>({6, 20, 0}));
+  EXPECT_FALSE(planStridedMatmul({2, 3, 4, 5}, {20, 40, 5, 1}, {5, 6}, {6, 1}, why));  // batch axes swapped
+  EXPECT_NE(why.find("fold"), std::string::npos) << why;
+  EXPECT_FALSE(planStridedMatmul({4, 5}, {10, 2}, {5, 6}, {6, 1}, why));  // no unit stride
+  EXPECT_NE(why.find("unit-stride"), std::string::npos) << why;
 }
 
 TEST(MatmulPlan, ShapesThatNeedMoreThanOneGemmAreRefusedWithTheReason) {
