@@ -2,6 +2,7 @@
 
 #include "tempo/CheckCommand.h"
 #include "tempo/CompileCommand.h"
+#include "tempo/DevicesCommand.h"
 #include "tempo/GraphCommand.h"
 #include "tempo/ProfileCommand.h"
 #include "tempo/RunCommand.h"
@@ -39,6 +40,7 @@ struct Commands {
   ScheduleOptionsCli schedule;
   ProfileOptions profile;
   RunsOptions runs;
+  DevicesOptions devices;
 };
 
 int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -54,6 +56,7 @@ int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::
   CLI::App* schedule = addScheduleCommand(app, c.schedule);
   CLI::App* profile = addProfileCommand(app, c.profile);
   CLI::App* runs = addRunsCommand(app, c.runs);
+  CLI::App* devices = addDevicesCommand(app, c.devices);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -66,6 +69,7 @@ int parseAndDispatch(int argc, const char* const* argv, std::ostream& out, std::
   if (schedule->parsed()) return runSchedule(c.schedule, out, err);
   if (profile->parsed()) return runProfile(c.profile, out, err);
   if (runs->parsed()) return runRuns(c.runs, out, err);
+  if (devices->parsed()) return runDevices(c.devices, out, err);
   err << "tempo: no command given (try tempo --help)\n";
   return kExitUsage;
 }

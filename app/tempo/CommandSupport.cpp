@@ -90,4 +90,11 @@ int writeResult(const std::string& text, const std::string& path, std::ostream& 
   return kExitOk;
 }
 
+std::optional<DeviceSpec> deviceOption(const std::string& text, const char* command, std::ostream& err) {
+  std::string error;
+  std::optional<DeviceSpec> device = parseDeviceSpec(text, error);
+  if (!device) err << "tempo " << command << ": " << error << "\n";
+  return device;
+}
+
 }  // namespace tempo::cli

@@ -4,9 +4,11 @@
 // each with its source line and caret) to the error stream, the one-line
 // summary of a graph's size, writing a command's result to a file or
 // standard output, running the data-file check of runtime/npy/LoadCheck with
-// rendered diagnostics, and reading a byte size (`--memory-budget 64k`).
+// rendered diagnostics, reading a byte size (`--memory-budget 64k`) and a
+// device (`--device cuda:0`).
 #pragma once
 
+#include "device/DeviceSpec.h"
 #include "frontend/Frontend.h"
 #include "pass/Pass.h"
 
@@ -34,6 +36,9 @@ int writeResult(const std::string& text, const std::string& path, std::ostream& 
 /// `4096`, `64k`, `1.5M`, `2G`, with an optional trailing `B` (k, M, G = 1024,
 /// 1024^2, 1024^3, either case) -> bytes; nullopt when malformed or negative.
 std::optional<int64_t> parseByteSize(const std::string& text);
+
+/// `--device TEXT` of `command` (cpu, cuda, cuda:N); nullopt after printing the error.
+std::optional<DeviceSpec> deviceOption(const std::string& text, const char* command, std::ostream& err);
 
 /// The passes' context for the CLI's pass options (`--block-size N`, 0 = the cost model's choice).
 PassContext passContextFor(int64_t blockSize);

@@ -194,12 +194,8 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
     err << "tempo compile: --kernel needs --emit kernels|llvm|asm|cuda|ptx\n";
     return kExitUsage;
   }
-  std::string deviceError;
-  std::optional<DeviceSpec> device = parseDeviceSpec(options.device, deviceError);
-  if (!device) {
-    err << "tempo compile: " << deviceError << "\n";
-    return kExitUsage;
-  }
+  std::optional<DeviceSpec> device = deviceOption(options.device, "compile", err);
+  if (!device) return kExitUsage;
   const bool gpuCode = options.emit == "cuda" || options.emit == "ptx";
   if (gpuCode && !device->isCuda()) {
     err << "tempo compile: --emit " << options.emit << " is the GPU's code: add --device cuda\n";

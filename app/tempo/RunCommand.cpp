@@ -175,12 +175,8 @@ int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
     err << "tempo run: unknown engine '" << options.engine << "' (available: compiled, reference)\n";
     return kExitUsage;
   }
-  std::string deviceError;
-  std::optional<DeviceSpec> device = parseDeviceSpec(options.device, deviceError);
-  if (!device) {
-    err << "tempo run: " << deviceError << "\n";
-    return kExitUsage;
-  }
+  std::optional<DeviceSpec> device = deviceOption(options.device, "run", err);
+  if (!device) return kExitUsage;
   if (device->isCuda() && options.engine != "compiled") {
     err << "tempo run: --device " << options.device << " needs the compiled engine (the reference runs on the CPU)\n";
     return kExitUsage;

@@ -140,6 +140,15 @@ TEST(CliCompile, EmitCudaAndPtxNeedTheCudaDevice) {
 #endif
 }
 
+TEST(CliDevices, ListsTheCpuAndSaysWhereTheGpuStands) {
+  CliResult r = tempo({"devices"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("cpu      ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("programs run here"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\ncuda"), std::string::npos) << r.out;  // `cuda     none: why`, or one line per GPU
+  EXPECT_NE(r.out.find("\nkernels  "), std::string::npos) << r.out;
+}
+
 TEST(CliRun, ADeviceWithoutAGpuIsAClearError) {
   CliResult cuda = tempo({"run", example("small/counter.tpo"), "--device", "cuda"});
   EXPECT_EQ(cuda.code, 3) << cuda.out;  // no GPU here (CI), or no GPU engine yet where there is one
