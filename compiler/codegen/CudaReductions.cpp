@@ -9,14 +9,26 @@
 namespace tempo {
 
 bool cudaReduces(const Kernel& k) {
-  if (k.op != OpKind::ReduceSum && k.op != OpKind::ReduceMax) return false;
+  const bool argmax = k.op == OpKind::ReduceArgMax;
+  if (k.op != OpKind::ReduceSum && k.op != OpKind::ReduceMax && !argmax) return false;
   if (k.inputs.size() != 1 || k.inputs[0].shape.empty() || k.axes.empty()) return false;
   const DType in = k.inputs[0].dtype;
   if (!isFloat(in) && !isInteger(in)) return false;  // bool: the library kernel's business
   for (int64_t a : k.axes)
     if (a < 0 || a >= static_cast<int64_t>(k.inputs[0].shape.size())) return false;
-  return k.dtype == in;
+  return argmax ? k.axes.size() == 1 && k.dtype == DType::I64 : k.dtype == in;
 }
+
+namespace {
+
+/// Whether (vb, ib) beats (va, ia) for argmax: the first NaN, else the largest value, the
+/// smaller index on ties (the reference's scan order); an index below 0 is no candidate.
+std::string argmaxBetter(const std::string& va, const std::string& ia, const std::string& vb, const std::string& ib) {
+  return "(" + ib + " >= 0 && (" + ia + " < 0 || (" + vb + " != " + vb + " ? (" + va + " == " + va + " || " + ib + " < " + ia +
+         ") : (" + va + " == " + va + " && (" + vb + " > " + va + " || (" + vb + " == " + va + " && " + ib + " < " + ia + "))))))";
+}
+
+}  // namespace
 
 std::string cudaReductionKey(const Kernel& k) {
   std::string key = "reduce " + std::string(opName(k.op)) + " " + std::string(dtypeName(k.inputs[0].dtype)) + " -> " +
@@ -28,7 +40,7 @@ std::string cudaReductionKey(const Kernel& k) {
 std::string emitCudaReduction(const Kernel& k, const std::string& name) {
   const DType in = k.inputs[0].dtype;
   const size_t rank = k.inputs[0].shape.size();
-  const bool sum = k.op == OpKind::ReduceSum;
+  const bool sum = k.op == OpKind::ReduceSum, argmax = k.op == OpKind::ReduceArgMax;
   const std::string T = storageType(in);
   const std::string acc = sum ? (isFloat(in) ? "double" : unsignedType(in)) : T;
   std::vector<bool> reduced(rank, false);
@@ -37,6 +49,7 @@ std::string emitCudaReduction(const Kernel& k, const std::string& name) {
                   "* __restrict__ out, const " + T + "* __restrict__ in0";
   for (size_t j = 0; j < rank; ++j) s += ", tempo_i64 d" + std::to_string(j);
   s += ", tempo_i64 n) {\n  __shared__ " + acc + " partial[256];\n";
+  if (argmax) s += "  __shared__ tempo_i64 where[256];  // argmax: the index of each partial's value\n";
   // Row-major strides of the input.
   auto product = [](const std::vector<size_t>& dims) {
     std::string p;
@@ -61,20 +74,31 @@ std::string emitCudaReduction(const Kernel& k, const std::string& name) {
   s += "  for (tempo_i64 o = blockIdx.x; o < n; o += gridDim.x) {\n    tempo_i64 rest = o, base = 0;\n";
   for (size_t j = rank; j-- > 0;)
     if (!reduced[j]) s += "    base += (rest % d" + std::to_string(j) + ") * s" + std::to_string(j) + "; rest /= d" + std::to_string(j) + ";\n";
-  s += "    " + acc + " acc = " + init + ";\n"
+  s += "    " + acc + " acc = " + (argmax ? "(" + T + ")0" : init) + ";\n" + (argmax ? "    tempo_i64 at = -1;\n" : "") +
        "    for (tempo_i64 r = threadIdx.x; r < count; r += blockDim.x) {\n"
        "      tempo_i64 left = r, offset = base;\n";
   for (size_t j = rank; j-- > 0;)
     if (reduced[j]) s += "      offset += (left % d" + std::to_string(j) + ") * s" + std::to_string(j) + "; left /= d" + std::to_string(j) + ";\n";
-  s += "      const " + acc + " v = (" + acc + ")in0[offset];\n"
-       "      acc = " + combine("acc", "v") + ";\n    }\n"
-       "    partial[threadIdx.x] = acc;\n    __syncthreads();\n"
+  s += "      const " + acc + " v = (" + acc + ")in0[offset];\n";
+  // argmax reduces one axis: r is the index along it.
+  s += argmax ? "      if " + argmaxBetter("acc", "at", "v", "r") + " acc = v, at = r;\n    }\n"
+              : "      acc = " + combine("acc", "v") + ";\n    }\n";
+  s += "    partial[threadIdx.x] = acc;\n" + std::string(argmax ? "    where[threadIdx.x] = at;\n" : "") +
+       "    __syncthreads();\n"
        "    for (unsigned half = blockDim.x / 2; half > 0; half >>= 1) {\n"
-       "      if (threadIdx.x < half) {\n"
-       "        const " + acc + " a = partial[threadIdx.x], b = partial[threadIdx.x + half];\n"
-       "        partial[threadIdx.x] = " + combine("a", "b") + ";\n      }\n      __syncthreads();\n    }\n"
-       "    if (threadIdx.x == 0) out[o] = (" + storageType(k.dtype) + ")partial[0];\n"
-       "    __syncthreads();  // partial is reused for the next output\n  }\n}\n";
+       "      if (threadIdx.x < half) {\n";
+  if (argmax) {
+    s += "        const unsigned t = threadIdx.x, u = threadIdx.x + half;\n"
+         "        if " + argmaxBetter("partial[t]", "where[t]", "partial[u]", "where[u]") +
+         " partial[t] = partial[u], where[t] = where[u];\n";
+  } else {
+    s += "        const " + acc + " a = partial[threadIdx.x], b = partial[threadIdx.x + half];\n"
+         "        partial[threadIdx.x] = " + combine("a", "b") + ";\n";
+  }
+  s += "      }\n      __syncthreads();\n    }\n";
+  s += argmax ? "    if (threadIdx.x == 0) out[o] = where[0] < 0 ? 0 : where[0];  // an empty axis: 0\n"
+              : "    if (threadIdx.x == 0) out[o] = (" + storageType(k.dtype) + ")partial[0];\n";
+  s += "    __syncthreads();  // partial is reused for the next output\n  }\n}\n";
   return s;
 }
 

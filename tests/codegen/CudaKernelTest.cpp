@@ -86,8 +86,7 @@ void expectEmulationMatchesCpu(const LoweredKernels& lowered, const CudaSource& 
       std::vector<int64_t> inShape = evaluated(in.shape, lowered.bounds);
       inputs.push_back(reduction ? testing::moderateTensor(in.dtype, inShape, seed++) : testing::edgyTensor(in.dtype, inShape, seed++));
     }
-    std::optional<Tensor> want = reduction ? cpu::reduce(k.op, inputs[0], k.axes, k.keepDims)
-                                           : cpu::fused(k.program, inputs, k.dtype, shape);
+    std::optional<Tensor> want = reduction ? testing::cpuOrReferenceReduce(k, inputs[0]) : cpu::fused(k.program, inputs, k.dtype, shape);
     ASSERT_TRUE(want) << label << " " << k.name << ": the CPU's kernel does not take these inputs";
     Tensor got = emulated.runKernel(source, k, shape, inputs);
     if (reduction) {
@@ -164,14 +163,16 @@ TEST(CudaKernels, ReductionsEmulatedMatchTheCpuKernel) {
                                   {{5, 6, 40}, {0, 2}}, {{5, 6, 40}, {2}}, {{300}, {0}}, {{4, 0}, {1}}};
   KernelProgram program;
   std::vector<Shape> of;
-  for (OpKind op : {OpKind::ReduceSum, OpKind::ReduceMax})
+  for (OpKind op : {OpKind::ReduceSum, OpKind::ReduceMax, OpKind::ReduceArgMax})
     for (DType d : {DType::F32, DType::F64, DType::I32, DType::I64})
       for (const Shape& sh : shapes)
         for (bool keep : {false, true}) {
+          const bool argmax = op == OpKind::ReduceArgMax;
+          if (argmax && (sh.axes.size() != 1 || sh.dims[static_cast<size_t>(sh.axes[0])] == 0)) continue;
           Kernel k;
           k.name = "k" + std::to_string(program.kernels.size()) + "_reduce";
           k.node = static_cast<NodeId>(program.kernels.size());
-          k.op = op, k.dtype = d, k.kind = KernelKind::Library, k.axes = sh.axes, k.keepDims = keep;
+          k.op = op, k.dtype = argmax ? DType::I64 : d, k.kind = KernelKind::Library, k.axes = sh.axes, k.keepDims = keep;
           KernelInput in;
           in.dtype = d;
           for (int64_t size : sh.dims) in.shape.push_back(IndexExpr(size));
@@ -193,9 +194,10 @@ TEST(CudaKernels, ReductionsEmulatedMatchTheCpuKernel) {
     std::vector<int64_t> outShape;
     for (const IndexExpr& e : k.shape) outShape.push_back(e.evaluate({}));
     // Sums on moderate values (the order of a float sum differs from the CPU's); maxima on the edges.
-    Tensor x = k.op == OpKind::ReduceSum ? testing::moderateTensor(k.dtype, of[i].dims, static_cast<uint32_t>(i))
-                                         : testing::edgyTensor(k.dtype, of[i].dims, static_cast<uint32_t>(i));
-    std::optional<Tensor> want = cpu::reduce(k.op, x, k.axes, k.keepDims);
+    const DType in = k.inputs[0].dtype;
+    Tensor x = k.op == OpKind::ReduceSum ? testing::moderateTensor(in, of[i].dims, static_cast<uint32_t>(i))
+                                         : testing::edgyTensor(in, of[i].dims, static_cast<uint32_t>(i));
+    std::optional<Tensor> want = testing::cpuOrReferenceReduce(k, x);
     ASSERT_TRUE(want) << k.name;
     Tensor got = emulated.runKernel(source, k, outShape, {x}, 8);
     EXPECT_EQ(reductionMismatch(k, x, *want, got), "")

@@ -3,9 +3,12 @@
 
 #include "codegen/LlvmKernels.h"
 #include "frontend/Frontend.h"
+#include "kernels/ReferenceKernels.h"
+#include "kernels/cpu/Reduce.h"
 #include "lowering/Lowering.h"
 #include "pass/PassRegistry.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -134,6 +137,18 @@ LoweredKernels lowerKernels(const std::string& text, const std::string& name, co
   for (const DimDecl& d : g.dims)
     if (env.count(d.bound)) env[d.name] = env[d.bound] - 1;
   return {lowered.kernels, env};
+}
+
+Tensor cpuOrReferenceReduce(const Kernel& k, const Tensor& x) {
+  if (std::optional<Tensor> fast = cpu::reduce(k.op, x, k.axes, k.keepDims)) return *fast;
+  OpAttrs attrs;
+  attrs.axes = k.axes, attrs.keepDims = k.keepDims;
+  std::vector<int64_t> shape;
+  for (size_t j = 0; j < x.shape().size(); ++j) {
+    const bool reduced = std::find(k.axes.begin(), k.axes.end(), static_cast<int64_t>(j)) != k.axes.end();
+    if (!reduced || k.keepDims) shape.push_back(reduced ? 1 : x.shape()[j]);
+  }
+  return ref::evalOp(k.op, attrs, {x}, k.dtype, shape);
 }
 
 std::vector<int64_t> evaluated(const std::vector<IndexExpr>& shape, const SymbolEnv& env) {

@@ -56,6 +56,10 @@ struct LoweredKernels {
 /// the lowering up to kernel formation; throws with the diagnostics on a bad program.
 LoweredKernels lowerKernels(const std::string& text, const std::string& name, const std::string& dir);
 
+/// The CPU library's reduction of `x` by the reduction kernel `k`, or the reference
+/// kernel's where the library has none (argmax).
+Tensor cpuOrReferenceReduce(const Kernel& k, const Tensor& x);
+
 /// `shape` at `env`.
 std::vector<int64_t> evaluated(const std::vector<IndexExpr>& shape, const SymbolEnv& env);
 
