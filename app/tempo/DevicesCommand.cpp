@@ -4,7 +4,6 @@
 #include "device/DeviceSupport.h"
 #include "tempo/Cli.h"
 
-#include <fstream>
 #include <ostream>
 #include <thread>
 
@@ -14,26 +13,10 @@ CLI::App* addDevicesCommand(CLI::App& app, DevicesOptions&) {
   return app.add_subcommand("devices", "List the devices programs can run on (the CPU, NVIDIA GPUs) and what each can do");
 }
 
-namespace {
-
-/// The host CPU's model name from /proc/cpuinfo, or "CPU".
-std::string cpuModel() {
-  std::ifstream info("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(info, line))
-    if (line.rfind("model name", 0) == 0) {
-      size_t colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
-    }
-  return "CPU";
-}
-
-}  // namespace
-
 int runDevices(const DevicesOptions&, std::ostream& out, std::ostream&) {
   for (const DeviceChoice& choice : deviceChoices()) {
     if (!choice.spec.isCuda()) {
-      out << "cpu      " << cpuModel() << ", " << std::thread::hardware_concurrency() << " cores: programs run here\n";
+      out << "cpu      " << hostCpuModel() << ", " << std::thread::hardware_concurrency() << " cores: programs run here\n";
     } else {
       const bool gpu = choice.label.rfind("cuda:", 0) == 0;  // a GPU is here; else the reason there is none
       out << (gpu ? choice.label + ": " : std::string("cuda     ")) << choice.reason << "\n";

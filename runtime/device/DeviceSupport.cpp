@@ -3,6 +3,8 @@
 
 #include "cuda/CudaRuntime.h"
 
+#include <fstream>
+
 namespace tempo {
 
 namespace {
@@ -14,6 +16,17 @@ std::string notYet(const cuda::DeviceInfo& gpu) {
 }
 
 }  // namespace
+
+std::string hostCpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      size_t colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  return "unknown cpu";
+}
 
 std::string whyProgramsCannotRunOn(const DeviceSpec& device) {
   if (!device.isCuda()) return "";

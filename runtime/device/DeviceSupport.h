@@ -1,7 +1,8 @@
 // DeviceSupport: whether a program can run on the device a user chose (issue 13).
 //
-// The CLI's `--device` and the studio's device selector ask the same question
-// and print the same answer: nothing for the CPU; for a GPU, why not, in words
+// The CLI's `--device` and `tempo devices` and the studio's device selector
+// ask the same question and print the same answer (and the run store names the
+// host CPU with hostCpuModel): nothing for the CPU; for a GPU, why not, in words
 // a user can act on: this build has no CUDA toolkit, this machine has no
 // driver or no such GPU, or (where a GPU is present) that whole programs do
 // not run on the GPU yet, only their generated kernels (docs/cuda.md).
@@ -13,6 +14,9 @@
 #include <vector>
 
 namespace tempo {
+
+/// The host CPU's model name from /proc/cpuinfo ("unknown cpu" where there is none).
+std::string hostCpuModel();
 
 /// "" when programs can run on `device`; else why they cannot.
 std::string whyProgramsCannotRunOn(const DeviceSpec& device);

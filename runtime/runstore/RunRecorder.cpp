@@ -1,5 +1,6 @@
 #include "runstore/RunRecorder.h"
 
+#include "device/DeviceSupport.h"
 #include "npy/Npy.h"
 #include "runstore/SpanFlows.h"
 #include "trace/ProfileSummary.h"
@@ -14,17 +15,6 @@
 namespace tempo {
 
 namespace {
-
-std::string cpuModel() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("model name", 0) == 0) {
-      size_t colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
-    }
-  return "unknown cpu";
-}
 
 std::string absolutePath(const std::string& path) {
   std::error_code ec;
@@ -76,7 +66,7 @@ nlohmann::json compileSummary(const CompiledProgram& program) {
 std::string machineDescription() {
   utsname u{};
   std::string host = ::uname(&u) == 0 ? std::string(u.nodename) + " " + u.machine : "unknown host";
-  return host + ", " + std::to_string(std::thread::hardware_concurrency()) + " cores, " + cpuModel();
+  return host + ", " + std::to_string(std::thread::hardware_concurrency()) + " cores, " + hostCpuModel();
 }
 
 RunHeader runHeader(const std::string& programPath, const std::string& source, const SymbolEnv& bounds,
