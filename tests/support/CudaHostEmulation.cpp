@@ -43,28 +43,33 @@ EmulatedCuda::~EmulatedCuda() {
   if (handle_) ::dlclose(handle_);
 }
 
-Tensor EmulatedCuda::run(const std::string& function, DType dtype, const std::vector<int64_t>& shape,
-                         const std::vector<Tensor>& inputs, int blocks, int threads) const {
-  auto entry = reinterpret_cast<HostEntry>(::dlsym(handle_, cudaHostEntryName(function).c_str()));
+namespace {
+
+/// Runs `function`'s host entry in `handle` on contiguous copies of `inputs` with these
+/// sizes as the kernel's `d`, into a fresh output of `dtype` and `shape`.
+Tensor runEntry(void* handle, const std::string& function, DType dtype, const std::vector<int64_t>& shape,
+                const std::vector<Tensor>& inputs, const std::vector<int64_t>& dims, int blocks, int threads) {
+  auto entry = reinterpret_cast<HostEntry>(::dlsym(handle, cudaHostEntryName(function).c_str()));
   if (!entry) throw std::runtime_error("no emulated kernel " + function);
   Tensor out(dtype, shape);
   std::vector<Tensor> contiguous;
   std::vector<const void*> pointers;
   for (const Tensor& t : inputs) contiguous.push_back(t.contiguous());
   for (const Tensor& t : contiguous) pointers.push_back(t.raw());
-  entry(out.raw(), pointers.data(), shape.data(), blocks, threads);
+  entry(out.raw(), pointers.data(), dims.data(), blocks, threads);
   return out;
+}
+
+}  // namespace
+
+Tensor EmulatedCuda::run(const std::string& function, DType dtype, const std::vector<int64_t>& shape,
+                         const std::vector<Tensor>& inputs, int blocks, int threads) const {
+  return runEntry(handle_, function, dtype, shape, inputs, shape, blocks, threads);
 }
 
 Tensor EmulatedCuda::runReduction(const std::string& function, DType dtype, const std::vector<int64_t>& shape,
                                   const Tensor& input, int blocks, int threads) const {
-  auto entry = reinterpret_cast<HostEntry>(::dlsym(handle_, cudaHostEntryName(function).c_str()));
-  if (!entry) throw std::runtime_error("no emulated kernel " + function);
-  Tensor out(dtype, shape);
-  Tensor contiguous = input.contiguous();
-  const void* pointer = contiguous.raw();
-  entry(out.raw(), &pointer, contiguous.shape().data(), blocks, threads);
-  return out;
+  return runEntry(handle_, function, dtype, shape, {input}, input.shape(), blocks, threads);  // the input's sizes
 }
 
 Tensor EmulatedCuda::runKernel(const CudaSource& source, const Kernel& k, const std::vector<int64_t>& shape,
