@@ -289,7 +289,8 @@ const Tensor* NodeProgram::stackScratch(Input& in, const std::vector<Tensor>& pa
   if (bytes < static_cast<size_t>(kMappedBufferBytes)) return nullptr;  // the heap reuses its pages well
   Tensor& scratch = in.stackScratch;
   if (!scratch.ownsBufferAlone() || scratch.bufferBytes() < bytes)  // twice the size: room for a growing window
-    scratch = Tensor::uninitialized(part.dtype(), {2 * static_cast<int64_t>(parts.size()) * part.numel()});
+    scratch = Tensor::uninitialized(part.dtype(), {2 * static_cast<int64_t>(parts.size()) * part.numel()},
+                                    PageHint::Small);  // its back half may never be written
   return &scratch;
 }
 

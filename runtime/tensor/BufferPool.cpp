@@ -1,6 +1,9 @@
 // BufferPool: a per-thread free list of buffers by exact size.
 #include "tensor/BufferPool.h"
 
+#include <sys/mman.h>
+
+#include <cstdint>
 #include <unordered_map>
 
 namespace tempo {
@@ -46,7 +49,21 @@ void release(TensorBuffer* b) {
 
 }  // namespace
 
-std::shared_ptr<TensorBuffer> acquireBuffer(size_t bytes) {
+bool advisePages(void* data, size_t bytes, PageHint pages) {
+  constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
+  if (end <= begin) return false;
+  const int advice = pages == PageHint::Huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE;
+  return madvise(reinterpret_cast<void*>(begin), end - begin, advice) == 0;
+}
+
+std::shared_ptr<TensorBuffer> acquireBuffer(size_t bytes, PageHint pages) {
+  if (bytes >= kHugePageBufferBytes) {
+    auto buffer = std::make_shared<TensorBuffer>(bytes);  // no byte touched yet (ByteAllocator)
+    advisePages(buffer->data(), bytes, pages);
+    return buffer;
+  }
   if (bytes == 0 || bytes > kMaxPooledBytes) return std::make_shared<TensorBuffer>(bytes);
   Pool& p = thisThreadsPool();
   auto it = p.free.find(bytes);

@@ -31,15 +31,15 @@ Tensor::Tensor(DType dtype, std::vector<int64_t> shape) : Tensor(dtype, std::mov
   std::fill(buffer_->begin(), buffer_->end(), std::byte{0});
 }
 
-Tensor::Tensor(DType dtype, std::vector<int64_t> shape, Uninitialized)
+Tensor::Tensor(DType dtype, std::vector<int64_t> shape, Uninitialized, PageHint pages)
     : dtype_(dtype), shape_(std::move(shape)), numel_(shapeNumel(shape_)) {
   if (static_cast<uint64_t>(numel_) > std::numeric_limits<size_t>::max() / 8)
     throw std::invalid_argument("tensor too large: " + shapeString(shape_));
-  buffer_ = acquireBuffer(nbytes());
+  buffer_ = acquireBuffer(nbytes(), pages);
 }
 
-Tensor Tensor::uninitialized(DType dtype, std::vector<int64_t> shape) {
-  return Tensor(dtype, std::move(shape), Uninitialized{});
+Tensor Tensor::uninitialized(DType dtype, std::vector<int64_t> shape, PageHint pages) {
+  return Tensor(dtype, std::move(shape), Uninitialized{}, pages);
 }
 
 Tensor Tensor::scalar(DType dtype, double value) { return full(dtype, {}, value); }

@@ -38,7 +38,8 @@ public:
   Tensor(DType dtype, std::vector<int64_t> shape);  ///< zero-filled; throws std::invalid_argument on a negative dim
   /// A tensor whose elements are not initialised: for a kernel that writes every element
   /// before anything reads one (the zero-fill would be a second pass over the output).
-  static Tensor uninitialized(DType dtype, std::vector<int64_t> shape);
+  /// `pages`: PageHint::Small for a buffer whose back may never be written (BufferPool.h).
+  static Tensor uninitialized(DType dtype, std::vector<int64_t> shape, PageHint pages = PageHint::Huge);
   static Tensor scalar(DType dtype, double value);
   static Tensor full(DType dtype, std::vector<int64_t> shape, double value);
 
@@ -144,7 +145,7 @@ private:
   /// Bytes left unset when allocated, reused from BufferPool when small; the zeroing constructor zeroes.
   using Buffer = TensorBuffer;
   struct Uninitialized {};
-  Tensor(DType dtype, std::vector<int64_t> shape, Uninitialized);
+  Tensor(DType dtype, std::vector<int64_t> shape, Uninitialized, PageHint pages = PageHint::Huge);
   std::shared_ptr<Buffer> buffer_;
   size_t offset_ = 0;  ///< bytes from the buffer's start to element 0 (non-zero for a window)
   std::vector<int64_t> strides_;  ///< element strides of a strided view; empty when contiguous
