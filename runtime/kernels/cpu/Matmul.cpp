@@ -76,13 +76,15 @@ struct Mat {
 };
 
 /// libxsmm's kernel for C[m, n] = A[m, k] @ B[k, n] row-major at the operands' leading
-/// dimensions, called as kernel(B, A, C); nullptr for a transposed operand or a shape it has no
-/// kernel for. libxsmm is column-major: the same memory is C^T[n, m] = B^T[n, k] A^T[k, m].
+/// dimensions, called as kernel(B, A, C); nullptr for a B stored transposed or a shape it has no
+/// kernel for. libxsmm is column-major: the same memory is C^T[n, m] = B^T[n, k] A^T[k, m], so an
+/// A stored transposed is libxsmm's TRANS_B (its JIT has no TRANS_A, our B transposed).
 libxsmm_smmfunction xsmmKernel(Mat<float> a, Mat<float> b, int64_t m, int64_t n, int64_t k) {
-  if (a.transposed() || b.transposed()) return nullptr;
-  const libxsmm_blasint M = n, N = m, K = k, lda = b.rs, ldb = a.rs, ldc = n;
+  if (b.transposed()) return nullptr;
+  const libxsmm_blasint M = n, N = m, K = k, lda = b.rs, ldb = a.ld(), ldc = n;
   const float alpha = 1.0f, beta = 0.0f;
-  return libxsmm_smmdispatch(M, N, K, &lda, &ldb, &ldc, &alpha, &beta, nullptr, nullptr);
+  const int flags = a.transposed() ? LIBXSMM_GEMM_FLAG_TRANS_B : LIBXSMM_GEMM_FLAG_NONE;
+  return libxsmm_smmdispatch(M, N, K, &lda, &ldb, &ldc, &alpha, &beta, &flags, nullptr);
 }
 
 /// C[m, n] = A[m, k] @ B[k, n] row-major through a libxsmm kernel; false when it has none.
@@ -160,7 +162,7 @@ bool fastSgemm(Mat<float> a, Mat<float> b, float* c, int64_t m, int64_t n, int64
       if (!natural) return dnnlSgemm(a, b, c, m, n, k);
       return double(m) * double(n) * double(k) <= double(1 << 24) && xsmmSgemm(a, b, c, m, n, k);
     case SgemmLibrary::Auto:
-      if (natural && double(m) * double(n) * double(k) < kParallelGemm && xsmmSgemm(a, b, c, m, n, k)) return true;
+      if (double(m) * double(n) * double(k) < kParallelGemm && xsmmSgemm(a, b, c, m, n, k)) return true;
       return dnnlSgemm(a, b, c, m, n, k);
   }
   return false;
