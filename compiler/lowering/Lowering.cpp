@@ -33,7 +33,8 @@ LoweredProgram lowerProgram(const Graph& g, IslContext& isl, const LoweringOptio
   finish(2, [&] { return printLoopProgram(g, out.loops) + printWindowReads(g, out.windowReads); });
   out.phases.emplace_back("memory placement", out.snapshots[2].seconds);
   out.kernels = formKernels(g, out.loops);
-  finish(3, [&] { return printKernelProgram(g, out.kernels); });
+  out.loopKernels = selectLoopKernels(g, out.loops, out.kernels, out.windowReads);
+  finish(3, [&] { return printKernelProgram(g, out.kernels) + "\n" + printLoopKernelPlan(g, out.loopKernels); });
   out.phases.emplace_back("kernel formation", out.snapshots[3].seconds);
   if (!options.codegen) return out;
   out.native = NativeModule::compile(out.kernels, CodegenOptions{options.snapshots, options.snapshots, std::nullopt, true});

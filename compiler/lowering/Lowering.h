@@ -7,7 +7,7 @@
 // node, StoragePlanner), `memory-placement` (alloc / free in the loops with
 // symbolic sizes, MemoryPlacement; and the slices whose windows may stay
 // windows, WindowReads), `kernel-formation` (a kernel per executed
-// node, KernelFormation), `llvm-ir` (the generated kernels as one LLVM module,
+// node, KernelFormation; and which loops qualify for native code, LoopKernel), `llvm-ir` (the generated kernels as one LLVM module,
 // optimised at -O3), `machine-code` (that module compiled for the host
 // CPU, linked by lld into a shared library and loaded, NativeModule;
 // docs/codegen.md) and `cuda` (the same kernels as CUDA C++, CudaKernels;
@@ -19,6 +19,7 @@
 
 #include "codegen/NativeModule.h"
 #include "kernels/Kernel.h"
+#include "kernels/LoopKernel.h"
 #include "lowering/LoweringStages.h"
 #include "memory/StoragePlan.h"
 #include "memory/WindowReads.h"
@@ -46,6 +47,7 @@ struct LoweredProgram {
   LoopProgram loops;        ///< the loops with Alloc / Free placed
   std::vector<WindowRead> windowReads;  ///< slices that keep a window of their producer (no copy)
   KernelProgram kernels;    ///< a kernel per executed node
+  LoopKernelPlan loopKernels;  ///< which loops could run as one native function (not yet used)
   std::shared_ptr<const NativeModule> native;  ///< the generated kernels as machine code (null without codegen)
   PhaseSeconds phases;      ///< the schedule's phases, then one per later stage
   std::vector<LoweringSnapshot> snapshots;  ///< one per stage, in order (text empty unless asked for)

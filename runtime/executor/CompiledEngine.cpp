@@ -78,6 +78,7 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, Pa
   p.loops = std::move(lowered.loops);
   p.windowReads = std::move(lowered.windowReads);
   p.kernels = std::move(lowered.kernels);
+  p.loopKernels = std::move(lowered.loopKernels);
   p.native = std::move(lowered.native);
   // The GEMM libraries' one-off set-up belongs to compiling, not to the run's first product.
   bool products = false;

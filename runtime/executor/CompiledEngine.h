@@ -14,6 +14,7 @@
 #include "codegen/NativeModule.h"
 #include "executor/Executor.h"
 #include "kernels/Kernel.h"
+#include "kernels/LoopKernel.h"
 #include "memory/SwapPlacement.h"
 #include "pass/PhaseClock.h"
 #include "pass/Pipeline.h"
@@ -41,6 +42,7 @@ struct CompiledProgram {
   std::string fusionFailure;          ///< why the fusion schedule could not order the program ("" if it could)
   StatementClusters clusters;         ///< the same-point chains isl scheduled as one statement each (isl only)
   KernelProgram kernels;              ///< a kernel per executed node (the kernel-formation stage)
+  LoopKernelPlan loopKernels;         ///< the loops that qualify for native code (not yet compiled)
   std::shared_ptr<const NativeModule> native;  ///< the generated kernels' machine code (null: none compiled)
 };
 
