@@ -36,6 +36,15 @@ struct RewriteRule {
 /// The rules, in the order they are tried.
 const std::vector<RewriteRule>& algebraicRules();
 
+/// Applies `rules` to every node until none applies, noting each rewrite in `change`.
+void applyRewriteRules(Graph& graph, const std::vector<RewriteRule>& rules, GraphChange& change);
+
+/// The forwarding rules of views that leave their input as it is: identity, a reshape or
+/// expand to the input's own shape, a permute keeping the axis order. PermuteSinking
+/// applies them after folding reshapes of reshapes, which leaves such views (a batched
+/// [B, 64] read through [B, 1, 64] as [B, 64]).
+const std::vector<RewriteRule>& identityViewRules();
+
 class AlgebraicSimplification : public Pass {
 public:
   std::string name() const override { return "algebraic-simplification"; }

@@ -10,7 +10,8 @@
 // operand; a slice of a permute is the permute of the slice along the axis the
 // permute takes it from; and a permute that keeps every axis of size other than 1 in
 // order moves no element, so it is a reshape. A reshape of a reshape reads the first
-// one's input directly. The numbers are bit for bit the same.
+// one's input directly, and a view left at its input's own shape is bypassed
+// (AlgebraicSimplification's identityViewRules). The numbers are bit for bit the same.
 #pragma once
 
 #include "pass/Pass.h"
