@@ -180,6 +180,12 @@ std::vector<IndexExpr> IndexExpr::operands() const { return node_->operands; }
 
 int64_t IndexExpr::divisor() const { return node_->divisor; }
 
+std::vector<std::pair<IndexExpr, int64_t>> IndexExpr::sumTerms() const { return node_->terms; }
+
+int64_t IndexExpr::sumConstant() const {
+  return node_->kind == Kind::Sum || node_->kind == Kind::Const ? node_->value : 0;
+}
+
 bool IndexExpr::operator==(const IndexExpr& other) const {
   if (node_ == other.node_) return true;
   if (node_->hash != other.node_->hash) return false;

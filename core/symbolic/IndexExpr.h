@@ -83,6 +83,12 @@ public:
   std::vector<IndexExpr> operands() const;
   /// Divisor of FloorDiv/Mod (0 otherwise).
   int64_t divisor() const;
+  /// A Sum's terms, each an atom (a symbol, min, max, floor or mod) with its nonzero
+  /// coefficient, in canonical order (empty for another kind), and its constant (the
+  /// value of a Const, 0 for the other kinds): `2*t + max(0, t - 3) + 1` is
+  /// {(t, 2), (max(0, t - 3), 1)} and 1.
+  std::vector<std::pair<IndexExpr, int64_t>> sumTerms() const;
+  int64_t sumConstant() const;
 
   /// Value at a point. Throws std::out_of_range naming a symbol missing from env.
   int64_t evaluate(const SymbolEnv& env) const;

@@ -51,10 +51,16 @@ CompiledIndex::CompiledIndex(const IndexExpr& e, const SlotLayout& layout, const
       divisor_ = e.divisor();
       children_.emplace_back(e.operands().front(), layout, what);
       return;
-    default:  // a sum with min/max/div/mod terms: IndexExpr does not expose its terms
-      op_ = Op::Fallback;
-      fallback_ = std::make_shared<IndexExpr>(e);
-      for (const Symbol& s : e.symbols()) fallbackSlots_.emplace_back(s.name, slotOrThrow(layout, s.name, e, what));
+    case IndexExpr::Kind::Sum:  // with min, max, floor or mod terms (an affine sum is handled above)
+      op_ = Op::Sum;
+      constant_ = e.sumConstant();
+      for (const auto& [atom, coeff] : e.sumTerms()) {
+        children_.emplace_back(atom, layout, what);
+        coefficients_.push_back(coeff);
+      }
+      return;
+    default:  // Const and Sym are affine
+      throw ExecError(what + ": `" + e.str() + "` cannot be compiled");
   }
 }
 
@@ -79,10 +85,10 @@ int64_t CompiledIndex::eval(const int64_t* slots) const {
       int64_t a = children_.front().eval(slots);
       return a - floorDiv(a, divisor_) * divisor_;
     }
-    case Op::Fallback: {
-      SymbolEnv env;
-      for (const auto& [name, slot] : fallbackSlots_) env.emplace(name, slots[slot]);
-      return fallback_->evaluate(env);
+    case Op::Sum: {
+      int64_t v = constant_;
+      for (size_t i = 0; i < children_.size(); ++i) v += coefficients_[i] * children_[i].eval(slots);
+      return v;
     }
   }
   return 0;

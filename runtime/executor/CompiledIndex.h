@@ -6,9 +6,9 @@
 // SlotLayout — a numbering of the symbols in scope (bounds first, then loop
 // variables or a node's dimensions) — and then evaluated over a plain array of
 // int64 slot values. Affine expressions become `constant + sum(coeff * slot)`;
-// min, max, floor-div and mod compile their operands recursively. A non-affine
-// sum (whose terms IndexExpr does not expose) falls back to IndexExpr::evaluate
-// over a small env of just its symbols. Compiling a symbol the layout does not
+// min, max, floor-div and mod compile their operands recursively, and so does a
+// sum with such terms (`t + max(0, t - 3)`: its atoms, each times its
+// coefficient), so no evaluation allocates. Compiling a symbol the layout does not
 // know is an ExecError, so an out-of-scope loop variable is caught up front.
 #pragma once
 
@@ -48,14 +48,13 @@ public:
   bool isConstant() const { return op_ == Op::Affine && terms_.empty(); }
 
 private:
-  enum class Op : unsigned char { Affine, Min, Max, FloorDiv, Mod, Fallback };
+  enum class Op : unsigned char { Affine, Min, Max, FloorDiv, Mod, Sum };
   Op op_ = Op::Affine;
   int64_t constant_ = 0;
   int64_t divisor_ = 0;
   std::vector<std::pair<int, int64_t>> terms_;  ///< Affine: (slot, coefficient)
-  std::vector<CompiledIndex> children_;        ///< Min/Max operands, FloorDiv/Mod operand
-  std::shared_ptr<const IndexExpr> fallback_;  ///< Fallback: the expression
-  std::vector<std::pair<std::string, int>> fallbackSlots_;
+  std::vector<CompiledIndex> children_;        ///< Min/Max operands, FloorDiv/Mod operand, Sum atoms
+  std::vector<int64_t> coefficients_;          ///< Sum: the coefficient of each atom
 };
 
 /// A Condition (DNF of constraints) compiled against a layout.
