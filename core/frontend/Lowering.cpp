@@ -1,9 +1,12 @@
 #include "frontend/Lowering.h"
 
+#include "ops/TensorNamePattern.h"
+
 #include "frontend/DomainChecks.h"
 #include "frontend/ExprLowering.h"
 #include "frontend/IndexLowering.h"
 #include "frontend/OptimizeLowering.h"
+#include "ops/TensorNamePattern.h"
 #include "ops/TypeInference.h"
 
 #include <algorithm>
@@ -136,6 +139,51 @@ private:
     return ok;
   }
 
+  /// load()'s tensor= (a .safetensors file's tensor, TensorNamePattern): required for such a
+  /// file, refused for another; its placeholders must name the leading dimensions of `domain`.
+  bool loadTensorName(const ast::Call& call, bool safetensors, const std::vector<std::string>& domain, OpAttrs& a) {
+    const ast::KeywordArg* arg = nullptr;
+    for (const ast::KeywordArg& k : call.kwargs)
+      if (k.name.name == "tensor") arg = &k;
+    if (!arg) {
+      if (safetensors)
+        cx_.error(call.callee.range, "load() of a .safetensors file needs the tensor's name: tensor=\"...\"");
+      return !safetensors;
+    }
+    if (!safetensors) {
+      cx_.error(arg->name.range, "tensor= names a tensor of a .safetensors file; '" + a.displayPath + "' is not one");
+      return false;
+    }
+    const ast::StringLit* name = arg->value->as<ast::StringLit>();
+    if (!name) {
+      cx_.error(arg->value->range, "tensor= expects the tensor's name in quotes");
+      return false;
+    }
+    std::string error;
+    std::optional<TensorNamePattern> pattern = parseTensorNamePattern(name->value, error);
+    if (!pattern) {
+      cx_.error(arg->value->range, "tensor=\"" + name->value + "\": " + error);
+      return false;
+    }
+    for (size_t i = 0; i < pattern->dims.size(); ++i) {
+      const std::string& d = pattern->dims[i];
+      if (std::find(domain.begin(), domain.end(), d) == domain.end()) {
+        std::string dims;
+        for (const std::string& x : domain) dims += (dims.empty() ? "" : ", ") + x;
+        cx_.error(arg->value->range, "tensor=\"" + name->value + "\": {" + d + "} is not a dimension of the domain (" +
+                                         dims + ")");
+        return false;
+      }
+      if (i >= domain.size() || domain[i] != d) {
+        cx_.error(arg->value->range, "tensor=\"" + name->value + "\": the dimensions named in {} must lead the domain, in its order (" +
+                                         d + " is not dimension " + std::to_string(i + 1) + ")");
+        return false;
+      }
+    }
+    a.tensor = name->value;
+    return true;
+  }
+
   /// The source op and attributes of an initialiser call; nullopt after reporting.
   std::optional<std::pair<OpKind, OpAttrs>> lowerInitialiser(const ast::Expr& init,
                                                               const std::vector<std::string>& domain) {
@@ -147,7 +195,7 @@ private:
     const std::string& f = call->callee.name;
     OpAttrs a;
     if (f == "load") {
-      if (!onlyKeywords(*call, {}, 1)) return std::nullopt;
+      if (!onlyKeywords(*call, {"tensor"}, 1)) return std::nullopt;
       const ast::StringLit* s = call->args[0]->as<ast::StringLit>();
       if (!s) {
         cx_.error(call->args[0]->range, "load() expects a file path in quotes");
@@ -156,6 +204,7 @@ private:
       std::filesystem::path p(s->value);
       a.displayPath = s->value;
       a.path = p.is_absolute() ? p.string() : (std::filesystem::path(cx_.baseDir) / p).lexically_normal().string();
+      if (!loadTensorName(*call, p.extension() == ".safetensors", domain, a)) return std::nullopt;
       return std::make_pair(OpKind::Load, a);
     }
     if (f == "zeros" || f == "ones") {

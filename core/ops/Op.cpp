@@ -134,7 +134,8 @@ bool readsStridedViews(OpKind op) {
 std::string attrsString(OpKind op, const OpAttrs& a) {
   switch (op) {
     case OpKind::Constant: return "value=" + numberString(a.value);
-    case OpKind::Load: return "path=\"" + a.displayPath + "\"";
+    case OpKind::Load:
+      return "path=\"" + a.displayPath + "\"" + (a.tensor.empty() ? "" : ", tensor=\"" + a.tensor + "\"");
     case OpKind::RandomNormal:
       return "seed=" + std::to_string(a.seed) + ", mean=" + numberString(a.a) + ", std=" + numberString(a.b);
     case OpKind::RandomUniform:

@@ -78,6 +78,7 @@ struct OpAttrs {
   double value = 0;               ///< Constant
   std::string path;               ///< Load (resolved path)
   std::string displayPath;        ///< Load (as written in the program)
+  std::string tensor;             ///< Load from a .safetensors file: the tensor's name, with {dim} placeholders
   uint64_t seed = 0;              ///< Random*
   double a = 0, b = 0;            ///< RandomNormal: mean, std; RandomUniform: low, high
   std::optional<IndexExpr> index; ///< EvalIndex; HashInit: a key that varies with the domain

@@ -2,6 +2,8 @@
 
 #include "init/Initializers.h"
 #include "npy/Npy.h"
+#include "safetensors/Safetensors.h"
+#include "safetensors/SafetensorsLoad.h"
 #include "tensor/DTypeDispatch.h"
 
 namespace tempo {
@@ -10,6 +12,13 @@ namespace {
 
 Tensor loadChecked(const Node& n, const std::vector<int64_t>& shape) {
   const OpAttrs& a = n.attrs;
+  if (!a.tensor.empty()) {
+    try {
+      return loadSafetensors(n, shape);
+    } catch (const SafetensorsError& ex) {
+      throw SourceArrayError(ex.what());
+    }
+  }
   std::string shown = a.displayPath.empty() ? a.path : a.displayPath;
   Tensor whole;
   try {

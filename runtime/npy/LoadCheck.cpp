@@ -1,6 +1,7 @@
 #include "npy/LoadCheck.h"
 
 #include "npy/Npy.h"
+#include "safetensors/SafetensorsLoad.h"
 
 #include <exception>
 #include <optional>
@@ -68,7 +69,19 @@ std::string declaredName(const Node& n) {
   return n.domain.empty() ? name : name + " over " + domainString(n);
 }
 
+/// A load of a .safetensors file's tensors (SafetensorsLoad): every tensor there, of the right shape and dtype.
+void checkSafetensorsLoad(const Graph& g, const Node& n, const SymbolEnv& bounds, DiagnosticBag& diags) {
+  std::string why;
+  std::optional<ExpectedShape> expected = expectedShape(g, n, bounds, why);
+  if (!expected) {
+    diags.error(g.file, n.loc, "cannot check the tensors of '" + n.attrs.displayPath + "': " + why);
+    return;
+  }
+  for (const std::string& problem : safetensorsLoadProblems(n, expected->sizes)) diags.error(g.file, n.loc, problem);
+}
+
 void checkOneLoad(const Graph& g, const Node& n, const SymbolEnv& bounds, DiagnosticBag& diags) {
+  if (!n.attrs.tensor.empty()) return checkSafetensorsLoad(g, n, bounds, diags);
   const std::string shown = "'" + (n.attrs.displayPath.empty() ? n.attrs.path : n.attrs.displayPath) + "'";
   Tensor array;
   try {

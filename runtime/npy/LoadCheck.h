@@ -6,7 +6,9 @@
 // .npy file and reports, as ordinary diagnostics at the declaration's source
 // range, a file that cannot be read, a dtype other than the declared one, or
 // a shape other than the bounds of the node's domain followed by its declared
-// element shape (under the given bound values). The CLI runs it in `check`
+// element shape (under the given bound values). A load of a .safetensors file's
+// tensors reads only the file's header: a missing tensor, or one of the wrong
+// shape or of a dtype that does not convert exactly (SafetensorsLoad). The CLI runs it in `check`
 // (with the default bounds) and before `run` (with the resolved bounds).
 #pragma once
 

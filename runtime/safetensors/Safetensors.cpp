@@ -93,7 +93,7 @@ From load(const char* p) {
 }
 
 /// `bytes` (numel elements of the file's `dtype`) converted into `out` of dtype `want`;
-/// false when that conversion is not exact.
+/// false for a pair safetensorsConverts refuses.
 bool convert(const std::string& dtype, const char* bytes, Tensor& out) {
   const int64_t n = out.numel();
   const DType want = out.dtype();
@@ -131,6 +131,17 @@ bool convert(const std::string& dtype, const char* bytes, Tensor& out) {
 }
 
 }  // namespace
+
+bool safetensorsConverts(const std::string& dtype, DType want) {
+  switch (want) {
+    case DType::F32: return dtype == "F32" || dtype == "F16" || dtype == "BF16";
+    case DType::F64: return dtype == "F64" || dtype == "F32" || dtype == "F16" || dtype == "BF16";
+    case DType::I32: return dtype == "I32";
+    case DType::I64: return dtype == "I64" || dtype == "I32";
+    case DType::Bool: return dtype == "BOOL";
+  }
+  return false;
+}
 
 const SafetensorsEntry& SafetensorsIndex::at(const std::string& name) const {
   auto it = tensors.find(name);
@@ -197,6 +208,10 @@ SafetensorsIndex readSafetensorsIndex(const std::string& path) {
 
 Tensor readSafetensor(const SafetensorsIndex& index, const std::string& name, DType want) {
   const SafetensorsEntry& e = index.at(name);
+  if (!safetensorsConverts(e.dtype, want))
+    fail(index.path, "tensor '" + name + "' holds " + e.dtype + " values, which do not convert exactly to " +
+                         std::string(dtypeName(want)) +
+                         " (F16 and BF16 widen to f32 or f64, F32 to f64, I32 to i64; convert the file otherwise)");
   Tensor out = Tensor::uninitialized(want, e.shape);
   std::string bytes(static_cast<size_t>(e.end - e.begin), '\0');
   std::ifstream in(index.path, std::ios::binary);
@@ -204,9 +219,7 @@ Tensor readSafetensor(const SafetensorsIndex& index, const std::string& name, DT
   if (!in || !in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
     fail(index.path, "cannot read the bytes of tensor '" + name + "'");
   if (!convert(e.dtype, bytes.data(), out))
-    fail(index.path, "tensor '" + name + "' holds " + e.dtype + " values, which do not convert exactly to " +
-                         std::string(dtypeName(want)) +
-                         " (F16 and BF16 widen to f32 or f64, F32 to f64, I32 to i64; convert the file otherwise)");
+    throw std::logic_error("safetensors: no conversion " + e.dtype + " -> " + std::string(dtypeName(want)));
   return out;
 }
 

@@ -50,6 +50,9 @@ struct SafetensorsIndex {
 /// The header of the file at `path`, validated.
 SafetensorsIndex readSafetensorsIndex(const std::string& path);
 
+/// Whether values of the file's `dtype` convert exactly to `want` (the same dtype, or a widening).
+bool safetensorsConverts(const std::string& dtype, DType want);
+
 /// Tensor `name` of the file, converted exactly to `want`.
 Tensor readSafetensor(const SafetensorsIndex& index, const std::string& name, DType want);
 
