@@ -25,12 +25,6 @@ size_t elementBytes(const std::string& dtype) {
   throw SafetensorsError(std::filesystem::path(path).filename().string() + ": " + what);
 }
 
-std::string shapeText(const std::vector<int64_t>& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 SafetensorsEntry parseEntry(const std::string& path, const std::string& name, const nlohmann::json& j,
                             uint64_t dataBytes) {
   const std::string what = "tensor '" + name + "'";
@@ -56,7 +50,7 @@ SafetensorsEntry parseEntry(const std::string& path, const std::string& name, co
   e.end = offsets[1].get<uint64_t>();
   if (e.end < e.begin) fail(path, what + " has data_offsets that end before they begin");
   if (e.end - e.begin != numel * size)
-    fail(path, what + " (" + e.dtype + " " + shapeText(e.shape) + ") needs " + std::to_string(numel * size) +
+    fail(path, what + " (" + e.dtype + " " + shapeString(e.shape) + ") needs " + std::to_string(numel * size) +
                    " bytes but its data_offsets give " + std::to_string(e.end - e.begin));
   if (e.end > dataBytes)
     fail(path, "the file is truncated: " + what + " needs bytes " + std::to_string(e.begin) + ".." +

@@ -11,12 +11,6 @@ namespace tempo {
 
 namespace {
 
-std::string sizesText(const std::vector<int64_t>& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 /// The tensor names of `n` with the block each fills: calls `visit(name, block index)` in
 /// row-major order of the named dimensions; `rest` is what each tensor must hold.
 void forEachTensor(const Node& n, const std::vector<int64_t>& shape, std::vector<int64_t>& rest,
@@ -50,6 +44,14 @@ std::string declared(const Node& n) {
 
 std::string fileName(const Node& n) { return std::filesystem::path(n.attrs.path).filename().string(); }
 
+/// Why tensor `name` cannot give `n` the values `rest` ("" when its shape is right).
+std::string shapeProblem(const Node& n, const std::string& name, const SafetensorsEntry& e,
+                         const std::vector<int64_t>& rest) {
+  if (e.shape == rest) return "";
+  return fileName(n) + ": tensor '" + name + "' has shape " + shapeString(e.shape) + " but " + declared(n) +
+         " needs " + shapeString(rest) + " from it";
+}
+
 }  // namespace
 
 Tensor loadSafetensors(const Node& n, const std::vector<int64_t>& shape) {
@@ -57,10 +59,8 @@ Tensor loadSafetensors(const Node& n, const std::vector<int64_t>& shape) {
   Tensor whole = Tensor::uninitialized(n.type.dtype, shape);
   std::vector<int64_t> rest;
   forEachTensor(n, shape, rest, [&](const std::string& name, int64_t block) {
-    const SafetensorsEntry& e = index.at(name);
-    if (e.shape != rest)
-      throw SafetensorsError(fileName(n) + ": tensor '" + name + "' has shape " + sizesText(e.shape) + " but " +
-                             declared(n) + " needs " + sizesText(rest) + " from it");
+    if (std::string problem = shapeProblem(n, name, index.at(name), rest); !problem.empty())
+      throw SafetensorsError(problem);
     Tensor t = readSafetensor(index, name, n.type.dtype);
     std::memcpy(static_cast<char*>(whole.raw()) + block * static_cast<int64_t>(t.nbytes()), t.raw(), t.nbytes());
   });
@@ -76,9 +76,8 @@ std::vector<std::string> safetensorsLoadProblems(const Node& n, const std::vecto
       if (problems.size() >= 5) return;  // the first few say enough
       try {
         const SafetensorsEntry& e = index.at(name);
-        if (e.shape != rest)
-          problems.push_back(fileName(n) + ": tensor '" + name + "' has shape " + sizesText(e.shape) + " but " +
-                             declared(n) + " needs " + sizesText(rest) + " from it");
+        if (std::string problem = shapeProblem(n, name, e, rest); !problem.empty())
+          problems.push_back(problem);
         else if (!safetensorsConverts(e.dtype, n.type.dtype))
           problems.push_back(fileName(n) + ": tensor '" + name + "' holds " + e.dtype + " values, which do not convert exactly to " +
                              std::string(dtypeName(n.type.dtype)));
