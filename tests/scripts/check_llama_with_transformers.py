@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Outside oracle for resources/examples/llama_decode.tpo: transformers' own
+LlamaForCausalLM, loaded from the example's checkpoint directory (config.json and
+model.safetensors, made by make_tiny_llama.py), against what `tempo run` writes.
+
+Usage (by hand, not by the tests; needs torch, transformers and numpy from PyPI):
+    python3 tests/scripts/check_llama_with_transformers.py build/app/tempo [--engine reference]
+
+Runs the example, then one forward pass of the Hugging Face model over the tokens the
+program produced (causal attention over the whole sequence gives every position's
+logits, which our program computes position by position) and checks that
+  - the logits agree within 1e-4 (absolute, on logits of magnitude ~10),
+  - each generated token is the argmax of the model's logits at the position before
+    (greedy decoding: transformers' generate(do_sample=False) picks the same ids), and
+  - generate() itself, from the prompt, produces the same sequence.
+Exits 1 when any check fails.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+from transformers import LlamaForCausalLM
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PROGRAM = os.path.join(ROOT, "resources", "examples", "llama_decode.tpo")
+CHECKPOINT = os.path.join(ROOT, "resources", "examples", "data", "llama_decode")
+TOLERANCE = 1e-4
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("tempo", help="the tempo binary (build/app/tempo)")
+    parser.add_argument("--engine", default="compiled", choices=["compiled", "reference"])
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([args.tempo, "run", PROGRAM, "--engine", args.engine, "--out", out], check=True,
+                       stdout=subprocess.DEVNULL)
+        ours = np.load(os.path.join(out, "logits.npy"))          # (B, T, V)
+        tok = np.load(os.path.join(out, "tok.npy"))              # (B, T)
+    prompt = np.load(os.path.join(CHECKPOINT, "prompt.npy"))     # (B, P)
+
+    torch.manual_seed(0)
+    model = LlamaForCausalLM.from_pretrained(CHECKPOINT, torch_dtype=torch.float32)
+    model.eval()
+    with torch.no_grad():
+        theirs = model(torch.from_numpy(tok)).logits.numpy()   # (B, T, V)
+        generated = model.generate(torch.from_numpy(prompt), max_new_tokens=tok.shape[1] - prompt.shape[1],
+                                   min_new_tokens=tok.shape[1] - prompt.shape[1], do_sample=False,
+                                   pad_token_id=0).numpy()
+
+    failures = 0
+    error = float(np.abs(ours - theirs).max())
+    print(f"logits {ours.shape}: largest absolute difference {error:.3g} (largest |logit| "
+          f"{np.abs(theirs).max():.3g}); tolerance {TOLERANCE}")
+    failures += error > TOLERANCE
+    greedy = theirs[:, :-1].argmax(-1)
+    P = prompt.shape[1]
+    if not np.array_equal(greedy[:, P - 1:], tok[:, P:]):
+        print("the generated ids are not the argmax of transformers' logits:", tok.tolist(), greedy.tolist())
+        failures += 1
+    if not np.array_equal(generated, tok):
+        print("transformers' generate() gives", generated.tolist(), "and ours", tok.tolist())
+        failures += 1
+    print("generated ids (ours and generate()):", tok.tolist())
+    print("FAIL" if failures else "OK")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
