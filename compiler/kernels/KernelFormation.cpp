@@ -122,7 +122,7 @@ Kernel formKernel(const Graph& g, const Node& n, int execs) {
       k.kind = KernelKind::Library, k.reason = "the vectorised reduction kernel";
       k.axes = n.attrs.axes, k.keepDims = n.attrs.keepDims;
       return k;
-    case OpClass::Indexed: k.kind = KernelKind::Library, k.reason = "the gather / scatter-add kernel"; return k;
+    case OpClass::Indexed: k.kind = KernelKind::Library, k.reason = "the " + std::string(opName(n.op)) + " kernel"; return k;
     case OpClass::Movement:
       k.kind = n.op == OpKind::Reshape ? KernelKind::Runtime : KernelKind::Library;
       k.reason = n.op == OpKind::Reshape ? "a reshape: a view of its input" : "the movement kernel";

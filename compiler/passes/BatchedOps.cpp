@@ -168,7 +168,7 @@ void batchNode(Graph& g, NodeId id, const IndexExpr& batch, const TensorType& un
       break;
     case OpClass::Merge: batcher.expandAll(); break;
     case OpClass::Source: throw std::logic_error("vectorisation: a source has no batched form");
-    case OpClass::Indexed: throw std::logic_error("vectorisation: a gather or scatter-add has no batched form");
+    case OpClass::Indexed: throw std::logic_error("vectorisation: a gather, scatter-add or argtopk has no batched form");
   }
   change.rewritten.insert(id);
   TensorType want = unbatched;

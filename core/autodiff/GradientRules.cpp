@@ -183,6 +183,7 @@ bool isDifferentiableOp(OpKind op) {
     case OpClass::Unary: return op != OpKind::Not;
     case OpClass::Reduce: return op != OpKind::ReduceArgMax;  // an index: no gradient flows through it
     case OpClass::Binary: return !isComparison(op) && op != OpKind::And && op != OpKind::Or;
+    case OpClass::Indexed: return op != OpKind::ArgTopK;  // positions: no gradient flows through them
     default: return true;
   }
 }

@@ -196,6 +196,44 @@ Value argmaxFn(CallArgs& a) {
   return reduce(a.low, OpKind::ReduceArgMax, x, {*axis}, keepDims(a), a.range);
 }
 
+/// argtopk(x, k, dim=-1) and topk(x, k, dim=-1): the i64 positions of the k largest values
+/// along one axis, largest first (ties: the lower position first; a NaN counts as the
+/// largest), and those values. topk is gather(x, argtopk(x, k)), so its gradient is
+/// gather's; a gather picks slices, not one position per row, so topk takes a 1-D x.
+Value topkFn(CallArgs& a, bool values) {
+  const std::string name = values ? "topk" : "argtopk";
+  if (!a.expect(2, 2, {"dim"})) return Value::error(a.range);
+  Value x = a.arg(0);
+  if (x.isError()) return x;
+  if (x.isAdaptive() || x.type.rank() == 0) return a.fail(name + "() needs a tensor with at least one dimension");
+  if (x.type.dtype == DType::Bool) return a.fail(name + "() needs numbers, not " + x.type.str() + " (cast first)");
+  if (values && x.type.rank() != 1)
+    return a.fail("topk() takes a 1-D tensor, not " + x.type.str() +
+                  " (its values would need a gather per row); argtopk() works at any rank");
+  auto k = foldConstant(a.low.context(), *a.call.args[1]);
+  if (!k) return Value::error(a.range);
+  if (!k->isInt || k->value < 1) {
+    a.low.context().error(a.call.args[1]->range, name + "() needs a positive integer constant k");
+    return Value::error(a.range);
+  }
+  auto axis = oneAxis(a, x, -1);
+  if (!axis) return Value::error(a.range);
+  if (auto n = x.type.shape[*axis].constantValue(); n && k->value > static_cast<double>(*n)) {
+    a.low.context().error(a.call.args[1]->range, name + "() asks for the " + numberString(k->value) +
+                                                     " largest of " + std::to_string(*n) + " values along dim " +
+                                                     std::to_string(*axis) + " of " + x.type.str());
+    return Value::error(a.range);
+  }
+  OpAttrs attrs;
+  attrs.axis = *axis;
+  attrs.k = static_cast<int64_t>(k->value);
+  Value ids = a.low.makeOp(OpKind::ArgTopK, attrs, {x}, a.range);
+  if (!values) return ids;
+  OpAttrs along;
+  along.axis = *axis;
+  return a.low.makeOp(OpKind::Gather, along, {x, ids}, a.range);
+}
+
 /// gather(x, ids, dim=0): x's slices along `dim` at the integer ids (NumPy's take):
 /// [pre..., n, post...] at ids of shape s gives [pre..., s..., post...]; an integer index
 /// value (`t`, `l + 1`) is an i64 scalar id.
@@ -405,6 +443,8 @@ const std::map<std::string, Handler>& table() {
       {"max", [](CallArgs& a) { return reduction(a, "max"); }},
       {"argmax", argmaxFn},
       {"gather", gatherFn},
+      {"topk", [](CallArgs& a) { return topkFn(a, true); }},
+      {"argtopk", [](CallArgs& a) { return topkFn(a, false); }},
       {"min", minFn},
       {"softmax", [](CallArgs& a) { return softmax(a, false); }},
       {"log_softmax", [](CallArgs& a) { return softmax(a, true); }},

@@ -65,6 +65,7 @@ constexpr std::array kOps = {
     OpInfo{OpKind::Fused, "fused", OpClass::Fused, -1},
     OpInfo{OpKind::Gather, "gather", OpClass::Indexed, 2},
     OpInfo{OpKind::ScatterAdd, "scatter_add", OpClass::Indexed, 2},
+    OpInfo{OpKind::ArgTopK, "argtopk", OpClass::Indexed, 1},
 };
 
 /// The entry of `op`, by index (the executor asks for an op's class or arity at every point).
@@ -152,6 +153,7 @@ std::string attrsString(OpKind op, const OpAttrs& a) {
       return "axis=" + std::to_string(a.axis) + ", start=" + a.start.str() + ", stop=" + a.stop.str();
     case OpKind::Cat:
     case OpKind::Gather: return "axis=" + std::to_string(a.axis);
+    case OpKind::ArgTopK: return "axis=" + std::to_string(a.axis) + ", k=" + std::to_string(a.k);
     case OpKind::Fused: {
       std::string s = "from=(";
       for (size_t i = 0; i < a.fusedFrom.size(); ++i) s += (i ? ", %" : "%") + std::to_string(a.fusedFrom[i]);

@@ -49,9 +49,11 @@ enum class OpKind {
   Fused,          ///< a chain of elementwise ops run as one: attrs.program over its inputs (FusedProgram.h)
   Gather,         ///< (x, ids): x's slices at the integer ids along attrs.axis, NumPy's take
   ScatterAdd,     ///< (ids, g): zeros of attrs.shape, g's slices added at the ids along attrs.axis (gather's adjoint)
+  ArgTopK,        ///< i64: the indices of the attrs.k largest values along attrs.axis, largest first (ties: lower index first; a NaN counts as the largest)
 };
 
-/// Indexed: ops whose integer operand picks positions of another (gather, scatter_add).
+/// Indexed: ops whose integer operand picks positions of another (gather, scatter_add), or that
+/// give such positions (argtopk).
 enum class OpClass { Source, Unary, Binary, Ternary, Cast, MatMul, Reduce, Movement, Identity, Merge, Fused, Indexed };
 
 /// One operand of a fused step: input k of the fused node, the result of an
@@ -89,7 +91,8 @@ struct OpAttrs {
   std::vector<int64_t> permA;     ///< MatMul: the left operand is read through this permutation of its axes, as
                                   ///< a permute would give it (view-selection; empty: as it lies)
   std::vector<int64_t> permB;     ///< MatMul: the same for the right operand
-  int64_t axis = 0;               ///< Slice, Cat, Gather, ScatterAdd
+  int64_t axis = 0;               ///< Slice, Cat, Gather, ScatterAdd, ArgTopK
+  int64_t k = 0;                  ///< ArgTopK: how many positions
   IndexExpr start, stop;          ///< Slice
   std::vector<IndexExpr> shape;   ///< Reshape, Expand: the target shape; ScatterAdd: the result's
   DType dtype = DType::F32;       ///< Cast: the target dtype

@@ -246,6 +246,21 @@ TypeResult scatterAdd(const OpAttrs& attrs, const TensorType& ids, const TensorT
   return TensorType{g.dtype, attrs.shape};
 }
 
+/// i64 positions: x's shape with K along the axis (K must fit an axis of constant size).
+TypeResult argTopK(const OpAttrs& attrs, const TensorType& x) {
+  if (attrs.axis < 0 || attrs.axis >= x.rank())
+    return "argtopk: axis " + std::to_string(attrs.axis) + " is out of range for " + x.str();
+  if (x.dtype == DType::Bool) return "argtopk: bool operands are not allowed (use cast)";
+  if (attrs.k < 1) return "argtopk: k must be at least 1, not " + std::to_string(attrs.k);
+  std::optional<int64_t> n = x.shape[attrs.axis].constantValue();
+  if (n && attrs.k > *n)
+    return "argtopk: k = " + std::to_string(attrs.k) + " is more than the " + std::to_string(*n) + " values along axis " +
+           std::to_string(attrs.axis) + " of " + x.str();
+  std::vector<IndexExpr> out = x.shape;
+  out[attrs.axis] = IndexExpr(attrs.k);
+  return TensorType{DType::I64, out};
+}
+
 TypeResult inferType(OpKind op, const OpAttrs& attrs, const std::vector<TensorType>& in) {
   int arity = opArity(op);
   if ((arity >= 0 && static_cast<int>(in.size()) != arity) || (arity < 0 && in.empty()))
@@ -276,7 +291,9 @@ TypeResult inferType(OpKind op, const OpAttrs& attrs, const std::vector<TensorTy
         default: break;
       }
       break;
-    case OpClass::Indexed: return op == OpKind::Gather ? gather(attrs, in[0], in[1]) : scatterAdd(attrs, in[0], in[1]);
+    case OpClass::Indexed:
+      if (op == OpKind::ArgTopK) return argTopK(attrs, in[0]);
+      return op == OpKind::Gather ? gather(attrs, in[0], in[1]) : scatterAdd(attrs, in[0], in[1]);
   }
   return std::string("unknown op");
 }

@@ -51,6 +51,7 @@ Tensor compute(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& in, D
     case OpClass::Identity: return in[0];
     case OpClass::Fused: return evalFused(attrs.program, in);
     case OpClass::Indexed:
+      if (op == OpKind::ArgTopK) return evalArgTopK(in[0], attrs.axis, attrs.k);
       return op == OpKind::Gather ? evalGather(in[0], in[1], attrs.axis) : evalScatterAdd(in[0], in[1], attrs.axis, outShape);
     case OpClass::Movement: break;
     case OpClass::Source:

@@ -148,6 +148,30 @@ TEST(ReduceKernels, ArgMax) {
   EXPECT_THROW(argmax(boolean({2}, {0, 1}), 0, false, {}), std::invalid_argument);
 }
 
+// argtopk: the positions of the k largest along one axis, largest first; a tie keeps the lower
+// position first and a NaN counts as the largest (so k = 1 is argmax).
+TEST(IndexedKernels, ArgTopK) {
+  auto argtopk = [](const Tensor& x, int64_t axis, int64_t k, const std::vector<int64_t>& outShape) {
+    OpAttrs attrs;
+    attrs.axis = axis;
+    attrs.k = k;
+    return run(OpKind::ArgTopK, {x}, DType::I64, outShape, attrs);
+  };
+  Tensor x = f32({2, 4}, {1, 7, 3, 5, -4, -5, -6, 0});
+  expectTensor(argtopk(x, 1, 3, {2, 3}), DType::I64, {2, 3}, {1, 3, 2, 3, 0, 1});
+  expectTensor(argtopk(x, 0, 1, {1, 4}), DType::I64, {1, 4}, {0, 0, 0, 0});
+  expectTensor(argtopk(x, 1, 4, {2, 4}), DType::I64, {2, 4}, {1, 3, 2, 0, 3, 0, 1, 2});  // a full sort
+  expectTensor(argtopk(f32({5}, {2, 5, 1, 5, 2}), 0, 4, {4}), DType::I64, {4}, {1, 3, 0, 4});  // ties: lower first
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  expectTensor(argtopk(make(DType::F64, {4}, {1, nan, 9, nan}), 0, 3, {3}), DType::I64, {3}, {1, 3, 2});
+  // the middle axis of [2, 3, 2]: each (outer, inner) line on its own
+  Tensor y = i64({2, 3, 2}, {0, 9, 5, 1, 3, 4, 8, 2, 7, 6, 1, 0});
+  expectTensor(argtopk(y, 1, 2, {2, 2, 2}), DType::I64, {2, 2, 2}, {1, 0, 2, 2, 0, 1, 1, 0});
+  EXPECT_THROW(argtopk(f32({3}, {1, 2, 3}), 0, 4, {4}), std::invalid_argument);  // more than the axis holds
+  EXPECT_THROW(argtopk(f32({3}, {1, 2, 3}), 0, 0, {0}), std::invalid_argument);
+  EXPECT_THROW(argtopk(boolean({2}, {0, 1}), 0, 1, {1}), std::invalid_argument);
+}
+
 // gather (NumPy's take along one axis) and scatter_add, its adjoint: repeated ids accumulate.
 TEST(IndexedKernels, GatherAndScatterAdd) {
   OpAttrs rows, cols;

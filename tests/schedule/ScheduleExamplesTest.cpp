@@ -50,8 +50,12 @@ struct ScheduledExample {
   ScheduleResult fusion;  ///< the default
   ScheduleResult isl;
   ScheduleResult fallback;
+  std::string fallbackFailure;  ///< why the fallback schedule could not order it ("" when it did)
 
-  std::vector<const ScheduleResult*> all() const { return {&fusion, &isl, &fallback}; }
+  std::vector<const ScheduleResult*> all() const {
+    if (!fallbackFailure.empty()) return {&fusion, &isl};
+    return {&fusion, &isl, &fallback};
+  }
 };
 
 const std::vector<ScheduledExample>& scheduledExamples() {
@@ -67,7 +71,11 @@ const std::vector<ScheduledExample>& scheduledExamples() {
       if (!e.graph.trainedParams.empty()) continue;
       e.fusion = computeSchedule(e.graph, ctx);
       e.isl = computeSchedule(e.graph, ctx, {ScheduleOptions::Algorithm::Isl});
-      e.fallback = computeSchedule(e.graph, ctx, {ScheduleOptions::Algorithm::Fallback});
+      try {
+        e.fallback = computeSchedule(e.graph, ctx, {ScheduleOptions::Algorithm::Fallback});
+      } catch (const IslError& ex) {
+        e.fallbackFailure = ex.what();
+      }
       out.push_back(std::move(e));
     }
     return out;
@@ -122,8 +130,20 @@ TEST(ScheduleExamples, FusionAndIslLoopsRunEveryInstanceOnceAfterItsInputsAtTwoS
   }
 }
 
+// The fallback puts a statement that lacks a loop of its cycle before that loop, so it cannot
+// order a cycle in which such a statement reads the loop's last value: llama_decode's logits
+// over (b, t) read y[l=L-1] and feed the next position's first layer. The schedules the
+// engines use (fusion, isl) order it; this list makes a fix, or a new such example, visible.
+TEST(ScheduleExamples, FallbackOrdersEveryExampleButTheOnesItCannotYet) {
+  std::vector<std::string> failed;
+  for (const ScheduledExample& e : scheduledExamples())
+    if (!e.fallbackFailure.empty()) failed.push_back(e.path.filename().string());
+  EXPECT_EQ(failed, std::vector<std::string>{"llama_decode.tpo"});
+}
+
 TEST(ScheduleExamples, FallbackLoopsRunEveryInstanceOnceAfterItsInputsAtTwoSizes) {
   for (const ScheduledExample& e : scheduledExamples()) {
+    if (!e.fallbackFailure.empty()) continue;
     SCOPED_TRACE(e.path.filename().string());
     EXPECT_TRUE(e.fallback.usedFallback);
     expectValidRuns(e.graph, e.fallback.program);

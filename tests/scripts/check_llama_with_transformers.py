@@ -12,7 +12,8 @@ logits, which our program computes position by position) and checks that
   - the logits agree within 1e-4 (absolute, on logits of magnitude ~10),
   - each generated token is the argmax of the model's logits at the position before
     (greedy decoding: transformers' generate(do_sample=False) picks the same ids), and
-  - generate() itself, from the prompt, produces the same sequence.
+  - generate() itself, from the prompt, produces the same sequence, and
+  - argtopk(logits, 3) gives torch.topk's indices.
 Exits 1 when any check fails.
 """
 import argparse
@@ -42,6 +43,7 @@ def main():
                        stdout=subprocess.DEVNULL)
         ours = np.load(os.path.join(out, "logits.npy"))          # (B, T, V)
         tok = np.load(os.path.join(out, "tok.npy"))              # (B, T)
+        top3 = np.load(os.path.join(out, "top3.npy"))            # (B, T, 3)
     prompt = np.load(os.path.join(CHECKPOINT, "prompt.npy"))     # (B, P)
 
     torch.manual_seed(0)
@@ -62,6 +64,9 @@ def main():
     P = prompt.shape[1]
     if not np.array_equal(greedy[:, P - 1:], tok[:, P:]):
         print("the generated ids are not the argmax of transformers' logits:", tok.tolist(), greedy.tolist())
+        failures += 1
+    if not np.array_equal(torch.topk(torch.from_numpy(theirs), 3).indices.numpy(), top3):
+        print("argtopk(logits, 3) differs from torch.topk's indices")
         failures += 1
     if not np.array_equal(generated, tok):
         print("transformers' generate() gives", generated.tolist(), "and ours", tok.tolist())

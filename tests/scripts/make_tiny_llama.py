@@ -9,6 +9,7 @@ Writes (deterministically: numpy default_rng(7)):
   resources/examples/data/llama_decode/prompt.npy         int64 (B, P): the prompts
   tests/golden/examples/llama_decode/logits.npy           float32 (B, T, V)
   tests/golden/examples/llama_decode/tok.npy              int64 (B, T): prompt, then greedy ids
+  tests/golden/examples/llama_decode/top3.npy             int64 (B, T, 3): the three likeliest next ids
 
 The expected outputs come from a plain NumPy Llama written below (float64, one sequence
 and one position at a time, the whole prefix recomputed per position: no KV cache),
@@ -133,6 +134,7 @@ def main():
                 margin = min(margin, top[1] - top[0])
     np.save(os.path.join(GOLDEN, "logits.npy"), logits.astype(np.float32))
     np.save(os.path.join(GOLDEN, "tok.npy"), tok)
+    np.save(os.path.join(GOLDEN, "top3.npy"), np.argsort(-logits, axis=-1, kind="stable")[..., :3].astype(np.int64))
     print("prompt", prompt.tolist())
     print("tok", tok.tolist())
     print("logits[0, 0, :4]", logits[0, 0, :4].tolist())

@@ -59,9 +59,16 @@ inline std::vector<std::filesystem::path> examplePrograms() {
 }
 
 /// The program in `path` with every load() replaced by generated data of the
-/// same declared type (`normal(seed=1)`), so every bound can change.
+/// same declared type (`normal(seed=1)`; zeros for integers), so every bound can change.
 inline std::string withGeneratedData(const std::filesystem::path& path) {
-  return std::regex_replace(readFile(path), std::regex(R"(load\("[^"]*"\))"), "normal(seed=1)");
+  // load("x.npy") and load("m.safetensors", tensor="..."); an integer source (token ids)
+  // gets zeros, which are valid ids for any gather.
+  static const std::regex load(R"(load\("[^"]*"(,\s*tensor="[^"]*")?\))"), integer(R"(:\s*i(32|64)\b)");
+  std::istringstream in(readFile(path));
+  std::string out, line;
+  while (std::getline(in, line))
+    out += std::regex_replace(line, load, std::regex_search(line, integer) ? "zeros()" : "normal(seed=1)") + "\n";
+  return out;
 }
 
 }  // namespace tempo::testing

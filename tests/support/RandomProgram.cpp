@@ -581,6 +581,10 @@ private:
     std::string op = rng_.pick(std::vector<std::string>{"sum", "mean", "max"});
     std::string dim = front ? "0" : "-1";
     if (newFeatures_.chance(0.1)) {  // of a source's values, equal in both engines: no near-tie flips
+      if (s.size() == 1 && newFeatures_.chance(0.5) && opt_.topk) {  // the s[0] largest of s[0] + k values, largest first
+        note(RandomFeature::TopK);
+        return "topk(" + readPoint(sc, newParam({s[0] + k})) + ", " + sizeText(s[0]) + ")";
+      }
       note(RandomFeature::ArgMax);
       return "cast(argmax(" + readPoint(sc, newParam(inner)) + ", dim=" + dim + "), f32)";
     }
@@ -1106,7 +1110,7 @@ const char* featureName(RandomFeature f) {
       "exclusive_window", "self_window", "matmul", "softmax", "attention", "reduction", "reshape", "transpose",
       "permute", "cast", "where", "index_value", "elementwise", "int_or_bool_source", "named_read", "bare_read",
       "concat", "expand", "keepdim", "log_softmax", "source_output", "mutual_recurrence", "two_step_base",
-      "logical", "spatial_index", "argmax", "gather"};
+      "logical", "spatial_index", "argmax", "gather", "topk"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(RandomFeature::Count));
   return names[static_cast<size_t>(f)];
 }

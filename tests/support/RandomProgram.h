@@ -63,6 +63,7 @@ enum class RandomFeature {
   SpatialIndex,       ///< x[t; 2] or x[t; 1:3]: an index or slice of a spatial dimension
   ArgMax,             ///< cast(argmax(w, dim=...), f32) of a param's values
   Gather,             ///< gather(w, min(t, 3)) or gather(w, 2): a row of a param by an integer id
+  TopK,               ///< topk(w, 3) of a param's values (a gather of its argtopk)
   Count
 };
 
@@ -80,6 +81,7 @@ struct RandomProgramOptions {
   bool matmul = true;                  ///< matmul, softmax and attention
   bool movement = true;                ///< reshape, transpose, permute
   bool casts = true;                   ///< cast, i32 / bool / f64 sources
+  bool topk = true;                    ///< topk(w, k) where an argmax could go
 };
 
 /// One output of a generated program: its array is (bounds of `domainBounds`..., `spatial`...).
