@@ -72,6 +72,14 @@ PassContext passContextFor(int64_t blockSize) {
   return context;
 }
 
+int reportIllegalSchedule(const std::string& file, const IllegalScheduleError& e, std::ostream& err) {
+  const size_t n = e.violations().size();
+  err << file << ": error: the transformed schedule is illegal: it breaks " << n << " dependence"
+      << (n == 1 ? "" : "s") << "\n";
+  for (const ViolatedDependence& v : e.violations()) err << "  " << v.sentence << "\n";
+  return kExitProgramErrors;
+}
+
 std::string graphSize(const Graph& g) {
   return counted(g.nodes().size(), "node") + ", " + counted(g.edges().size(), "edge") + ", " +
          counted(g.outputs.size(), "output");

@@ -5,12 +5,13 @@
 // summary of a graph's size, writing a command's result to a file or
 // standard output, running the data-file check of runtime/npy/LoadCheck with
 // rendered diagnostics, reading a byte size (`--memory-budget 64k`) and a
-// device (`--device cuda:0`).
+// device (`--device cuda:0`), reporting an illegal schedule transform.
 #pragma once
 
 #include "device/DeviceSpec.h"
 #include "frontend/Frontend.h"
 #include "pass/Pass.h"
+#include "schedule/ScheduleTransform.h"
 
 #include <cstdint>
 #include <iosfwd>
@@ -42,6 +43,10 @@ std::optional<DeviceSpec> deviceOption(const std::string& text, const char* comm
 
 /// The passes' context for the CLI's pass options (`--block-size N`, 0 = the cost model's choice).
 PassContext passContextFor(int64_t blockSize);
+
+/// `FILE: error: the transformed schedule is illegal: ...` and one line per violated
+/// dependence; returns the exit code for it (kExitProgramErrors).
+int reportIllegalSchedule(const std::string& file, const IllegalScheduleError& e, std::ostream& err);
 
 /// `12 nodes, 15 edges, 2 outputs`.
 std::string graphSize(const Graph& g);

@@ -46,6 +46,7 @@ using Outputs = std::vector<std::pair<std::string, Tensor>>;
 Outputs evaluateCompiled(const Graph& g, const SymbolEnv& bounds, const RunOptions& options,
                          std::optional<int64_t> budget, std::ostream& out, std::ostream& err) {
   PassContext context = passContextFor(options.blockSize);
+  if (!options.transform.empty()) context.options["schedule-transform"] = options.transform;
   context.boundHints = bounds;  // the cost models size for the bounds of this run
   CompiledProgram program = compileProgram(g, defaultPipeline(), context);
   CompiledRunOptions runOptions{true, budget};
@@ -143,6 +144,10 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
                   "Compiled engine: accumulate f32 matmuls in f32 (sgemm, fast) or f64 (the reference's numerics)")
       ->type_name("f32|f64")
       ->capture_default_str();
+  cmd->add_option("--transform", options.transform,
+                  "Compiled engine: change the schedule of the optimised program (as `tempo schedule --transform`; "
+                  "exit 1 naming each violated dependence)")
+      ->type_name("TEXT");
   cmd->add_option("--memory-profile", options.memoryProfile,
                   "Compiled engine: write the run's memory (per node, and live bytes after every memory statement, "
                   "measured beside predicted) as JSON to FILE")
@@ -193,6 +198,10 @@ int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
     err << "tempo run: --matmul needs the compiled engine (the reference always accumulates in f64)\n";
     return kExitUsage;
   }
+  if (!options.transform.empty() && options.engine != "compiled") {
+    err << "tempo run: --transform changes the compiled engine's schedule (the reference has none)\n";
+    return kExitUsage;
+  }
   if (!options.memoryProfile.empty() && options.engine != "compiled") {
     err << "tempo run: --memory-profile needs the compiled engine\n";
     return kExitUsage;
@@ -232,6 +241,11 @@ int runRun(const RunOptions& options, std::ostream& out, std::ostream& err) {
                                                    : evaluateAll(graph, *bounds, out);
     if (!options.saveParamsDir.empty()) saveParams(results, graph.trainedParams, options.saveParamsDir, out);
     if (!options.outDir.empty()) writeOutputs(results, options.outDir, out);
+  } catch (const ScheduleTransformError& e) {
+    err << "tempo run: --transform: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const IllegalScheduleError& e) {
+    return reportIllegalSchedule(options.file, e, err);
   } catch (const MemoryBudgetError& e) {
     err << "tempo run: --memory-budget " << options.memoryBudget << ": " << e.what() << "\n";
     return kExitUsage;

@@ -44,6 +44,7 @@ struct RunOptions {
   int64_t blockSize = 0;          ///< static tiling's block size (0: the cost model's)
   std::string matmul = "f32";     ///< compiled engine's f32 matmul accumulation: f32 (sgemm) or f64
   std::string memoryProfile;      ///< "" = none; else write the run's memory profile (JSON) there
+  std::string transform;          ///< "" = none; else schedule transforms (ScheduleTransform) for the compiled engine
 };
 
 /// Registers the `run` subcommand on `app`, filling `options` when parsed.

@@ -57,6 +57,8 @@ nlohmann::json scheduleToJson(const Graph& g, const ScheduleResult& r) {
           {"clusters", clustersJson(r.clusters)},
           {"scheduleTree", r.scheduleTree},
           {"scheduleMap", r.scheduleMap},
+          {"transforms", r.transforms},
+          {"untransformedMap", r.untransformedMap},
           {"loops", loopProgramToJson(g, r.program)},
           {"text", printLoopProgram(g, r.program)}};
 }
@@ -91,6 +93,11 @@ CLI::App* addScheduleCommand(CLI::App& app, ScheduleOptionsCli& options) {
   cmd->add_flag("--optimized", options.optimized,
                 "Schedule the program after the pass pipeline: the loops and stores `tempo run` executes "
                 "(--block-size applies)");
+  cmd->add_option("--transform", options.transform,
+                  "Change the schedule and check it against the dependences: `shift S by N along D`, "
+                  "`interchange D1, D2 [in S]`, `skew D1 by D2 [factor N] [in S]`, `reverse D [in S]`, "
+                  "separated by ';' (S: a tensor name, %N or S_N); exit 1 naming each violated dependence")
+      ->type_name("TEXT");
   return cmd;
 }
 
@@ -124,9 +131,22 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
   IslContext ctx;
   ScheduleOptions scheduleOptions;
   scheduleOptions.algorithm = *parseAlgorithm(options.fallback ? "fallback" : options.scheduler);
+  if (!options.transform.empty()) {
+    try {
+      scheduleOptions.transforms = parseScheduleTransforms(options.transform);
+    } catch (const ScheduleTransformError& e) {
+      err << "tempo schedule: --transform: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
   LoweredProgram lowered;
   try {
     lowered = lowerProgram(g, ctx, LoweringOptions{scheduleOptions, false, false});
+  } catch (const ScheduleTransformError& e) {
+    err << "tempo schedule: --transform: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const IllegalScheduleError& e) {
+    return reportIllegalSchedule(options.file, e, err);
   } catch (const IslError& e) {
     err << options.file << ": error: cannot schedule the program: " << e.what() << "\n";
     return kExitProgramErrors;

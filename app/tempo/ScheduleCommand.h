@@ -30,6 +30,7 @@ struct ScheduleOptionsCli {
   std::string output;             ///< "" = stdout
   std::string memoryBudget;  ///< "" = none; else bytes with an optional k/M/G suffix (at the default bounds)
   bool optimized = false;    ///< schedule the graph after the default pass pipeline (what `tempo run` executes)
+  std::string transform;     ///< "" = none; else ScheduleTransform text (`shift h by 1 along t; interchange t, b`)
 };
 
 /// Registers the `schedule` subcommand on `app`, filling `options` when parsed.

@@ -18,6 +18,7 @@
 #include <isl/ctx.h>
 #include <isl/id.h>
 #include <isl/map.h>
+#include <isl/point.h>
 #include <isl/printer.h>
 #include <isl/schedule.h>
 #include <isl/set.h>
@@ -52,6 +53,10 @@ TEMPO_ISL_DELETER(isl_ast_node_list)
 TEMPO_ISL_DELETER(isl_multi_union_pw_aff)
 TEMPO_ISL_DELETER(isl_union_pw_multi_aff)
 TEMPO_ISL_DELETER(isl_printer)
+TEMPO_ISL_DELETER(isl_pw_multi_aff)
+TEMPO_ISL_DELETER(isl_pw_aff)
+TEMPO_ISL_DELETER(isl_point)
+TEMPO_ISL_DELETER(isl_space)
 #undef TEMPO_ISL_DELETER
 
 template <class T> using IslPtr = std::unique_ptr<T, IslDeleter<T>>;

@@ -373,6 +373,14 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
       throw IslError(r.fallbackReason + "; " + e.what());
     }
   }
+  if (!options.transforms.empty()) {
+    TransformedSchedule t = transformSchedule(g, context, r.relations, best->map, options.transforms);
+    if (!t.legal()) throw IllegalScheduleError(std::move(t.violations));
+    IslInputs in = readInputs(ctx, r.relations, std::nullopt);
+    r.untransformedMap = best->map;
+    best = finish(ctx, g, r.relations, in, bandSchedule(ctx, in.domain.get(), t.map, "transformed schedule"), clock);
+    r.transforms = printScheduleTransforms(options.transforms);
+  }
   if (!clustered) r.clusters = {};
   r.scheduleMap = best->map;
   r.scheduleTree = best->tree;

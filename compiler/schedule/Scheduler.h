@@ -39,6 +39,7 @@
 #include "schedule/DependenceRelations.h"
 #include "schedule/IslError.h"
 #include "schedule/LoopAst.h"
+#include "schedule/ScheduleTransform.h"
 #include "schedule/StatementClusters.h"
 #include "symbolic/PointSet.h"
 
@@ -58,6 +59,9 @@ struct ScheduleOptions {
   unsigned long maxIslOperations = 20'000'000;
   /// Give isl each chain of same-point statements as one (StatementClusters).
   bool clusterStatements = true;
+  /// The user's changes to the schedule found (ScheduleTransform), applied in order; an
+  /// illegal result throws IllegalScheduleError, naming every dependence it breaks.
+  std::vector<ScheduleTransform> transforms;
 };
 
 struct ScheduleResult {
@@ -72,6 +76,8 @@ struct ScheduleResult {
   std::string fallbackReason;  ///< why isl's schedule was not used ("" if it was, or if the fusion schedule was)
   PhaseSeconds phases;         ///< seconds per phase: dependences, isl per variant, verification, loops
   StatementClusters clusters;  ///< the statements isl scheduled as one (empty when not clustered)
+  std::string transforms;      ///< the transforms applied (printScheduleTransforms; "" for none)
+  std::string untransformedMap;  ///< the schedule map before them ("" when none were given)
 };
 
 /// `fusion`, `isl`, `fallback`.
@@ -80,7 +86,8 @@ std::string algorithmName(ScheduleOptions::Algorithm a);
 std::optional<ScheduleOptions::Algorithm> parseAlgorithm(const std::string& name);
 
 /// Schedules `g`; throws IslError or std::invalid_argument when the graph
-/// cannot be scheduled at all (no valid schedule found by either method).
+/// cannot be scheduled at all (no valid schedule found by either method),
+/// ScheduleTransformError or IllegalScheduleError for bad or illegal transforms.
 ScheduleResult computeSchedule(const Graph& g, IslContext& ctx, const ScheduleOptions& options = {});
 
 /// The loops of `computeSchedule`.

@@ -69,6 +69,8 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, Pa
     if (!algorithm) throw std::invalid_argument("unknown scheduler '" + named->second + "' (fusion, isl or fallback)");
     lowering.schedule.algorithm = *algorithm;
   }
+  if (auto transform = context.options.find("schedule-transform"); transform != context.options.end())
+    lowering.schedule.transforms = parseScheduleTransforms(transform->second);
   LoweredProgram lowered = lowerProgram(p.graph, isl, lowering);
   clock.add(lowered.phases);
   p.scheduler = lowered.schedule.used;

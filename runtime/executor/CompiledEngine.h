@@ -84,7 +84,8 @@ struct CompiledRunResult {
 /// Optimises `source` with `pipeline`, schedules it and places its memory
 /// statements. Throws PassError or std::runtime_error (scheduling failure) with a message.
 CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline);
-/// The same with the passes' options and bound hints (e.g. "block-size"); option "scheduler"
+/// The same with the passes' options and bound hints (e.g. "block-size"); option "schedule-transform"
+/// (ScheduleTransform text: throws ScheduleTransformError, IllegalScheduleError); option "scheduler"
 /// (fusion, isl, fallback) picks the scheduling method (std::invalid_argument for another name).
 CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, PassContext& context);
 

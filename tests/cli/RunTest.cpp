@@ -67,6 +67,18 @@ TEST(CliRun, ExamplesMatchNumpyGoldens) { expectExamplesMatchGoldens("reference"
 
 TEST(CliRun, CompiledEngineMatchesNumpyGoldens) { expectExamplesMatchGoldens("compiled"); }
 
+TEST(CliRun, TransformedScheduleRunsOrSaysWhyNot) {
+  CliResult plain = tempo({"run", example("rnn.tpo")});
+  CliResult reversed = tempo({"run", example("rnn.tpo"), "--transform", "reverse b"});
+  ASSERT_EQ(reversed.code, 0) << reversed.err;
+  EXPECT_EQ(reversed.out.substr(0, reversed.out.find("engine compiled")), plain.out.substr(0, plain.out.find("engine compiled")));
+  CliResult illegal = tempo({"run", example("rnn.tpo"), "--transform", "reverse t"});
+  EXPECT_EQ(illegal.code, kExitProgramErrors);
+  EXPECT_NE(illegal.err.find("the transformed schedule is illegal"), std::string::npos) << illegal.err;
+  CliResult reference = tempo({"run", example("rnn.tpo"), "--engine", "reference", "--transform", "reverse b"});
+  EXPECT_EQ(reference.code, kExitUsage);
+}
+
 TEST(CliRun, CompiledEngineSaysHowManyStatementsGeneratedKernelsComputed) {
   CliResult r = tempo({"run", example("rnn.tpo")});
   ASSERT_EQ(r.code, 0) << r.err;

@@ -121,5 +121,35 @@ TEST(ScheduleCommand, BadFormatIsAUsageError) {
   EXPECT_EQ(r.code, kExitUsage);
 }
 
+TEST(ScheduleCommand, TransformInterchangesTheLoopsOfRnn) {
+  CliResult r = tempo({"schedule", example("rnn.tpo"), "--transform", "interchange b, t"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("for c2 in 0..T:\n  for c4 in 0..B:\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("for c2 in 0..B:\n  alloc %13 s"), std::string::npos) << r.out;  // the mean, distributed
+  CliResult j = tempo({"schedule", example("rnn.tpo"), "--transform", "interchange b,t", "--format", "json"});
+  ASSERT_EQ(j.code, 0) << j.err;
+  nlohmann::json doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["transforms"], "interchange b, t");
+  EXPECT_NE(doc["untransformedMap"], doc["scheduleMap"]);
+}
+
+TEST(ScheduleCommand, AnIllegalTransformNamesTheDependenceAndExitsOne) {
+  CliResult r = tempo({"schedule", example("rnn.tpo"), "--transform", "shift h by 1 along t"});
+  EXPECT_EQ(r.code, kExitProgramErrors);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("error: the transformed schedule is illegal: it breaks 1 dependence\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("%9 (matmul) reads %4[b, t - 1] at "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rnn.tpo:17:30"), std::string::npos) << r.err;
+}
+
+TEST(ScheduleCommand, BadTransformTextIsAUsageError) {
+  CliResult r = tempo({"schedule", example("rnn.tpo"), "--transform", "interchange t"});
+  EXPECT_EQ(r.code, kExitUsage);
+  EXPECT_EQ(r.err, "tempo schedule: --transform: column 14: expected ',' at the end\n");
+  CliResult q = tempo({"schedule", example("rnn.tpo"), "--transform", "reverse q"});
+  EXPECT_EQ(q.code, kExitUsage);
+  EXPECT_EQ(q.err, "tempo schedule: --transform: column 1: no statement has dimension q in its loops\n");
+}
+
 }  // namespace
 }  // namespace tempo::cli::test
