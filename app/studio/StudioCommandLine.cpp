@@ -31,7 +31,10 @@ std::optional<StudioOptions> parseStudioOptions(const QCoreApplication& app) {
   QCommandLineOption profilerTab(QStringLiteral("profiler-tab"),
                                  QStringLiteral("The profiler's tab once a profiled run opens: runs, timeline, memory or statistics."),
                                  QStringLiteral("TAB"));
-  parser.addOptions({open, view, engine, pass, blockSize, profilerTab, screenshot, quitAfter});
+  QCommandLineOption transform(QStringLiteral("transform"),
+                               QStringLiteral("Try a schedule transform in the schedule view (e.g. \"interchange b, t\")."),
+                               QStringLiteral("TEXT"));
+  parser.addOptions({open, view, engine, pass, blockSize, transform, profilerTab, screenshot, quitAfter});
   parser.process(app);
 
   StudioOptions options;
@@ -59,6 +62,7 @@ std::optional<StudioOptions> parseStudioOptions(const QCoreApplication& app) {
     return std::nullopt;
   }
   options.pass = parser.value(pass);
+  options.transform = parser.value(transform);
   if (parser.isSet(blockSize)) {
     bool ok = false;
     options.blockSize = parser.value(blockSize).toInt(&ok);

@@ -1,11 +1,12 @@
 // StudioCommandLine: the options of `tempo-studio`.
 //
 //   tempo-studio [FILE] [--open FILE] [--view graph|passes|schedule|run|problems|profiler]
-//                [--engine reference|compiled] [--pass NAME] [--block-size N]
+//                [--engine reference|compiled] [--pass NAME] [--block-size N] [--transform TEXT]
 //                [--profiler-tab runs|timeline|memory|statistics] [--screenshot OUT.png] [--quit-after MS]
 //
 // `--pass` selects a pass in the pass stepper once the pipeline has run;
-// `--block-size` sets the schedule view's static-tiling block size.
+// `--block-size` sets the schedule view's static-tiling block size; `--transform`
+// tries a schedule transform in the schedule view once its first schedule is shown.
 // `--screenshot` renders the window offscreen once the first check has
 // finished (and, for `--view run`, once a run of the program has finished;
 // for `--view profiler`, once a profiled run has been recorded and opened, on
@@ -30,6 +31,7 @@ struct StudioOptions {
   QString engine;      ///< "" or reference | compiled: the run panel's engine
   QString pass;        ///< "" or the pass the pass stepper selects (e.g. fusion)
   int blockSize = 0;   ///< the schedule view's block size (0: the cost model's)
+  QString transform;   ///< "" or a schedule transform the schedule view tries (ScheduleTransform text)
   QString screenshot;  ///< PNG to write, "" for an interactive session
   int quitAfterMs = -1;
 };

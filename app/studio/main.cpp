@@ -10,11 +10,13 @@
 #include "profiler/ProfilerPanel.h"
 #include "run/RunPanel.h"
 #include "schedule/ScheduleView.h"
+#include "schedule/TransformBar.h"
 
 #include <QApplication>
 #include <QTimer>
 
 #include <cstdio>
+#include <memory>
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -31,6 +33,14 @@ int main(int argc, char** argv) {
   tempo::views::MainWindow window(windowOptions);
 
   if (options->blockSize > 0) window.scheduleWidget()->setBlockSize(options->blockSize);
+  if (!options->transform.isEmpty()) {
+    auto* schedule = window.scheduleWidget();
+    auto once = std::make_shared<QMetaObject::Connection>();
+    *once = QObject::connect(schedule, &tempo::views::ScheduleView::scheduleReady, schedule, [schedule, once, &options] {
+      QObject::disconnect(*once);
+      schedule->transformBar()->tryTransform(options->transform);
+    });
+  }
   if (!options->pass.isEmpty()) {
     QObject::connect(window.passesWidget(), &tempo::views::PassStepper::pipelineShown, &window, [&window, &options] {
       if (!window.passesWidget()->selectPass(options->pass))

@@ -9,6 +9,7 @@
 #include "tempo/CommandSupport.h"
 #include "tempo/RunCommand.h"
 
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 
@@ -51,9 +52,21 @@ int writeIterationSpace(const IterationSpaceRequest& request, std::ostream& out,
     return kExitUsage;
   }
   CompiledProgram compiled;
+  std::optional<IllegalScheduleError> illegal;
   try {
     PassContext context = passContextFor(request.blockSize);
-    compiled = compileProgram(program.graph, defaultPipeline(), context);
+    if (!request.transform.empty()) context.options["schedule-transform"] = request.transform;
+    try {
+      compiled = compileProgram(program.graph, defaultPipeline(), context);
+    } catch (const IllegalScheduleError& e) {  // drawn as it would run: the program's graph, the illegal loops
+      illegal = e;
+      context.options.erase("schedule-transform");
+      compiled = compileProgram(program.graph, defaultPipeline(), context);
+      compiled.loops = e.loops();
+    }
+  } catch (const ScheduleTransformError& e) {
+    err << "tempo schedule: --transform: " << e.what() << "\n";
+    return kExitUsage;
   } catch (const std::exception& e) {
     err << request.file << ": error: cannot compile the program: " << e.what() << "\n";
     return kExitProgramErrors;
@@ -71,6 +84,8 @@ int writeIterationSpace(const IterationSpaceRequest& request, std::ostream& out,
   IterationSvgOptions svgOptions;
   svgOptions.title = request.file + " — iteration space (" + request.dims + ")";
   if (request.blockSize > 0) svgOptions.title += ", block size " + std::to_string(request.blockSize);
+  if (!request.transform.empty()) svgOptions.title += ", after " + request.transform;
+  if (illegal) svgOptions.title += " — illegal";
   std::string picture = renderIterationSpaceSvg(space, svgOptions);
   if (request.format == "png") {
     try {
@@ -80,7 +95,9 @@ int writeIterationSpace(const IterationSpaceRequest& request, std::ostream& out,
       return kExitRuntime;
     }
   }
-  return writeResult(picture, request.output, out, err);
+  const int written = writeResult(picture, request.output, out, err);
+  if (illegal) return reportIllegalSchedule(request.file, *illegal, err);
+  return written;
 }
 
 }  // namespace tempo::cli

@@ -10,6 +10,8 @@
 // SVG (compiler/iteration/IterationSpaceSvg) or rasterised to PNG
 // (core/layout/SvgRaster). Usage errors (unknown dimension, bad --set, png
 // without --output) exit 2; program errors 1; a schedule too large to draw 3.
+// With --transform the transformed schedule is drawn; an illegal one too (its
+// broken dependences red and dashed, each named on stderr), and the exit is 1.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +28,7 @@ struct IterationSpaceRequest {
   std::string format = "svg";      ///< svg or png
   std::string output;              ///< "" = stdout (svg only)
   int64_t blockSize = 0;           ///< static tiling's block size (0: the cost model's)
+  std::string transform;           ///< schedule transforms (ScheduleTransform text), "" for none
 };
 
 /// Draws the picture; returns the exit code (see Cli.h).

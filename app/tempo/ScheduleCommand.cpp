@@ -109,7 +109,8 @@ int runSchedule(const ScheduleOptionsCli& options, std::ostream& out, std::ostre
   }
   if (picture)
     return writeIterationSpace(
-        {options.file, options.iterationSpace, options.sets, options.format, options.output, options.blockSize}, out, err);
+        {options.file, options.iterationSpace, options.sets, options.format, options.output, options.blockSize,
+         options.transform}, out, err);
   std::optional<int64_t> budget;
   if (!options.memoryBudget.empty() && !(budget = parseByteSize(options.memoryBudget))) {
     err << "tempo schedule: --memory-budget '" << options.memoryBudget

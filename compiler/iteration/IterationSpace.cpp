@@ -287,6 +287,12 @@ std::string IterationSpace::describeDot(int dot) const {
   return text;
 }
 
+int IterationSpace::brokenArrows() const {
+  return static_cast<int>(std::count_if(arrows.begin(), arrows.end(), [&](const IterationArrow& a) {
+    return runsBeforeItsProducer(a);
+  }));
+}
+
 int IterationSpace::findDot(NodeId node, const std::vector<int64_t>& point) const {
   for (size_t i = 0; i < dots.size(); ++i)
     if (statements[dots[i].statement].node == node && dots[i].point == point) return static_cast<int>(i);

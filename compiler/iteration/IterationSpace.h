@@ -24,6 +24,8 @@
 //    IterationTiling, and when that dimension is the x (y) axis one tile per
 //    block, a band over the columns (rows) BS*ds .. BS*ds+BS-1 across the
 //    whole picture: the positions one block of a growing window holds.
+// An arrow whose consumer runs first (an illegal schedule's) is a broken dependence
+// (runsBeforeItsProducer); the renderer draws those red and dashed.
 // The SVG renderer and the studio's view both draw this model.
 #pragma once
 
@@ -111,6 +113,14 @@ struct IterationSpace {
   std::string describeDot(int dot) const;
   /// The dot of `node` at `point`, or -1.
   int findDot(NodeId node, const std::vector<int64_t>& point) const;
+  /// True when the schedule runs the arrow's consumer before (or as) its producer: a broken
+  /// dependence, which only an illegal schedule (a student's transform) has.
+  bool runsBeforeItsProducer(const IterationArrow& a) const {
+    const int from = dots[a.from].step, to = dots[a.to].step;
+    return from >= 0 && to >= 0 && from >= to;
+  }
+  /// How many arrows runsBeforeItsProducer.
+  int brokenArrows() const;
 };
 
 /// Builds the picture (`dimY` may be ""); throws std::invalid_argument for

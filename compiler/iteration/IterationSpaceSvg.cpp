@@ -44,6 +44,7 @@ public:
     double legendTop = top_ + s_.height * k;
     double width = std::max(s_.width * k, 420.0);
     for (const IterationTiling& t : s_.tilings) width = std::max(width, 30 + kCharWidth * static_cast<double>(t.legend.size()));
+    width = std::max(width, 16 + 1.35 * kCharWidth * static_cast<double>(o_.title.size()));  // 14 px bold
     columns_ = std::max(1, static_cast<int>(width / kLegendColumn));
     double rows = std::ceil(static_cast<double>(s_.statements.size()) / columns_) + (s_.omitted.empty() ? 0 : 1) +
                   static_cast<double>(s_.tilings.size());
@@ -64,6 +65,7 @@ public:
     tiles();
     for (const IterationTick& t : s_.ticks) text(X(t.x), Y(t.y) + 4, t.text, "middle", 12, "normal");
     if (o_.arrows) arrows();
+    else violatedArrows();  // drawn even with the arrows off: they are what is wrong
     dots();
     legend(legendTop + 12);
     out_ << "</svg>\n";
@@ -120,11 +122,25 @@ private:
     for (const IterationArrow& a : s_.arrows)
       if (carried(a)) arrow(a);
     out_ << "</g>\n";
+    violatedArrows();
     if (o_.selectedDot < 0) return;
     out_ << "<g stroke=\"#d62728\" stroke-width=\"2\" marker-end=\"url(#arrowRed)\">\n";
     for (const IterationArrow& a : s_.arrows)
       if (a.from == o_.selectedDot || a.to == o_.selectedDot) arrow(a);
     out_ << "</g>\n";
+  }
+
+  /// Dependences the schedule breaks (a reader that runs before the value it reads): red, dashed.
+  void violatedArrows() {
+    bool any = false;
+    for (const IterationArrow& a : s_.arrows) {
+      if (!s_.runsBeforeItsProducer(a)) continue;
+      if (!any) out_ << "<g class=\"violated\" stroke=\"#d62728\" stroke-width=\"2.2\" stroke-dasharray=\"4 2\" "
+                        "marker-end=\"url(#arrowRed)\">\n";
+      any = true;
+      arrow(a);
+    }
+    if (any) out_ << "</g>\n";
   }
 
   void arrow(const IterationArrow& a) {

@@ -470,10 +470,11 @@ TransformedSchedule transformSchedule(const Graph& g, IslContext& context, const
   return out;
 }
 
-IllegalScheduleError::IllegalScheduleError(std::vector<ViolatedDependence> violations)
+IllegalScheduleError::IllegalScheduleError(std::vector<ViolatedDependence> violations, LoopProgram loops)
     : std::runtime_error("the transformed schedule breaks " + std::to_string(violations.size()) + " dependence" +
                          (violations.size() == 1 ? "" : "s") +
                          (violations.empty() ? "" : ": " + violations.front().sentence)),
-      violations_(std::move(violations)) {}
+      violations_(std::move(violations)),
+      loops_(std::move(loops)) {}
 
 }  // namespace tempo

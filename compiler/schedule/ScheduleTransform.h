@@ -77,14 +77,18 @@ struct TransformedSchedule {
 TransformedSchedule transformSchedule(const Graph& g, IslContext& ctx, const DependenceRelations& rel,
                                       const std::string& scheduleMap, const std::vector<ScheduleTransform>& transforms);
 
-/// Thrown by the scheduler when ScheduleOptions::transforms give an illegal schedule.
+/// Thrown by the scheduler when ScheduleOptions::transforms give an illegal schedule. It
+/// carries the illegal schedule's loops too (no memory statements), so a view can show what
+/// would run: a reader before the value it reads.
 class IllegalScheduleError : public std::runtime_error {
 public:
-  explicit IllegalScheduleError(std::vector<ViolatedDependence> violations);
+  IllegalScheduleError(std::vector<ViolatedDependence> violations, LoopProgram loops);
   const std::vector<ViolatedDependence>& violations() const { return violations_; }
+  const LoopProgram& loops() const { return loops_; }
 
 private:
   std::vector<ViolatedDependence> violations_;
+  LoopProgram loops_;
 };
 
 }  // namespace tempo

@@ -375,8 +375,12 @@ ScheduleResult computeSchedule(const Graph& g, IslContext& context, const Schedu
   }
   if (!options.transforms.empty()) {
     TransformedSchedule t = transformSchedule(g, context, r.relations, best->map, options.transforms);
-    if (!t.legal()) throw IllegalScheduleError(std::move(t.violations));
     IslInputs in = readInputs(ctx, r.relations, std::nullopt);
+    if (!t.legal()) {  // its loops, unverified, for a view to show what would go wrong
+      auto illegal = bandSchedule(ctx, in.domain.get(), t.map, "transformed schedule");
+      auto ast = generateAst(ctx, g, in, illegal.get());
+      throw IllegalScheduleError(std::move(t.violations), LoopProgram{convertIslAst(ast.get(), r.relations, g)});
+    }
     r.untransformedMap = best->map;
     best = finish(ctx, g, r.relations, in, bandSchedule(ctx, in.domain.get(), t.map, "transformed schedule"), clock);
     r.transforms = printScheduleTransforms(options.transforms);

@@ -54,6 +54,19 @@ TEST(CliIterationSpace, OneDimensionDrawsARow) {
   EXPECT_GT(countOf(r.out, "<circle"), 0u);
 }
 
+TEST(CliIterationSpace, AnIllegalTransformIsDrawnWithItsBrokenArrowsAndExitsOne) {
+  CliResult legal = tempo({"schedule", example("rnn.tpo"), "--iteration-space", "t,b", "--set", "T=4", "--set", "B=2",
+                           "--format", "svg", "--transform", "reverse b"});
+  ASSERT_EQ(legal.code, 0) << legal.err;
+  EXPECT_EQ(countOf(legal.out, "class=\"violated\""), 0u);
+  CliResult illegal = tempo({"schedule", example("rnn.tpo"), "--iteration-space", "t,b", "--set", "T=4", "--set", "B=2",
+                             "--format", "svg", "--transform", "reverse t"});
+  EXPECT_EQ(illegal.code, 1);
+  EXPECT_EQ(countOf(illegal.out, "class=\"violated\""), 1u);  // one group of red, dashed arrows
+  EXPECT_NE(illegal.out.find("after reverse t \xE2\x80\x94 illegal"), std::string::npos);
+  EXPECT_NE(illegal.err.find("the transformed schedule is illegal"), std::string::npos) << illegal.err;
+}
+
 TEST(CliIterationSpace, PngIsWrittenToAFile) {
   TempDir dir("iteration_png");
   CliResult r = tempo({"schedule", example("rnn.tpo"), "--iteration-space", "t,b", "--set", "T=4", "--set", "B=2",

@@ -77,7 +77,20 @@ void IterationCanvas::paintEvent(QPaintEvent*) {
 }
 
 void IterationCanvas::mousePressEvent(QMouseEvent* event) {
-  if (event->button() == Qt::LeftButton) Q_EMIT dotClicked(dotAt(event->pos()));
+  if (event->button() != Qt::LeftButton) return;
+  pressedDot_ = dotAt(event->pos());
+  Q_EMIT dotClicked(pressedDot_);
+}
+
+void IterationCanvas::mouseReleaseEvent(QMouseEvent* event) {
+  const int dot = pressedDot_;
+  pressedDot_ = -1;
+  if (event->button() != Qt::LeftButton || dot < 0 || !space_ || target().isEmpty()) return;
+  const QPointF to = toLayout(event->position());
+  const IterationDot& d = space_->dots[static_cast<size_t>(dot)];
+  const int cellsX = static_cast<int>(std::lround(to.x() - d.x));
+  const int cellsY = static_cast<int>(std::lround(d.y - to.y()));  // layout y points down, the axis up
+  if (cellsX != 0 || cellsY != 0) Q_EMIT dotDragged(dot, cellsX, cellsY);
 }
 
 void IterationCanvas::mouseMoveEvent(QMouseEvent* event) {

@@ -6,7 +6,8 @@
 // drawIterationPicture renders and parses it in any thread (the view builds
 // large pictures in the background and hands them over ready to paint). The
 // canvas maps widget positions back to layout units to find the clicked dot
-// and emits `dotClicked`. It never shrinks a picture below 80% (dense ones
+// and emits `dotClicked`; pressing on a dot and releasing a whole cell or more away
+// emits `dotDragged` with the distance in cells (the studio tries it as a shift). It never shrinks a picture below 80% (dense ones
 // scroll instead: the view puts it in a scroll area) (-1 for empty space); `dotPosition` is the inverse,
 // for tests and tooltips.
 #pragma once
@@ -45,11 +46,14 @@ public:
 
 Q_SIGNALS:
   void dotClicked(int dot);
+  /// A dot was dragged by whole cells (x right, y up, as the axes count): a shift to try.
+  void dotDragged(int dot, int cellsX, int cellsY);
 
 protected:
   void paintEvent(QPaintEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
 
 private:
   QRectF target() const;
@@ -58,6 +62,7 @@ private:
   const tempo::IterationSpace* space_ = nullptr;
   tempo::IterationSvgOptions options_;
   IterationPicture picture_;
+  int pressedDot_ = -1;  ///< the dot under the left button's press (-1: none), for a drag
   QSvgRenderer* renderer() const { return picture_.renderer.get(); }
 };
 

@@ -131,6 +131,21 @@ IterationSpaceView::IterationSpaceView(QWidget* parent) : QWidget(parent) {
   connect(endButton, &QPushButton::clicked, this, &IterationSpaceView::finish);
   connect(play_, &QPushButton::toggled, this, &IterationSpaceView::setPlaying);
   connect(canvas_, &IterationCanvas::dotClicked, this, &IterationSpaceView::selectDot);
+  connect(canvas_, &IterationCanvas::dotDragged, this, &IterationSpaceView::onDotDragged);
+}
+
+void IterationSpaceView::onDotDragged(int dot, int cellsX, int cellsY) {
+  if (!space_ || dot < 0 || static_cast<size_t>(dot) >= space_->dots.size()) return;
+  const IterationStatement& st = space_->statements[space_->dots[dot].statement];
+  auto has = [&](const std::string& d) { return !d.empty() && std::find(st.domain.begin(), st.domain.end(), d) != st.domain.end(); };
+  QStringList shifts;
+  const QString node = QLatin1Char('%') + QString::number(st.node);
+  auto shift = [&](int cells, const std::string& dim) {  // one arg() call: the node's '%' is not a place marker
+    return QStringLiteral("shift %1 by %2 along %3").arg(node, QString::number(cells), QString::fromStdString(dim));
+  };
+  if (cellsX != 0 && has(space_->dimX)) shifts << shift(cellsX, space_->dimX);
+  if (cellsY != 0 && has(space_->dimY)) shifts << shift(cellsY, space_->dimY);
+  if (!shifts.isEmpty()) Q_EMIT transformRequested(shifts.join(QStringLiteral("; ")));
 }
 
 IterationSpaceView::~IterationSpaceView() = default;
@@ -299,10 +314,15 @@ void IterationSpaceView::rebuild() {
       }
       built.space = freedInBackground(buildIterationSpace(program->graph, program->loops, bounds, x, y));
       const IterationSpace& space = *built.space;
-      built.info = tr("%1 instances, %2 dependences. Click a dot to name its statement; Step replays the schedule.%3")
+      const int broken = space.brokenArrows();
+      built.info = tr("%1 instances, %2 dependences%4. Click a dot to name its statement, drag it along an axis "
+                      "to shift its statement; Step replays the schedule.%3")
                        .arg(space.dots.size())
                        .arg(space.arrows.size())
-                       .arg(tilingText(space));
+                       .arg(tilingText(space))
+                       .arg(broken ? tr(", <b style=\"color:#d62728\">%1 broken</b> (red, dashed: the reader runs "
+                                        "before the value it reads)").arg(broken)
+                                   : QString());
       built.events = memoryEventLines(program->graph, space, memoryEvents(space));
       built.picture = drawIterationPicture(space, options);
     } catch (const std::exception& e) {

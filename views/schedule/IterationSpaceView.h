@@ -11,7 +11,9 @@
 // size is chosen in the schedule view. Derived bounds (the block count DS)
 // get no box: they follow from the others. Clicking a dot names it ("statement %7 h at (b=1, t=3) —
 // line 17"), draws its dependences in red and emits nodeActivated with the
-// node's source range. The picture is compiler/iteration's model and SVG,
+// node's source range; dragging a dot along an axis asks for a shift of its
+// statement (transformRequested), and a broken dependence of an illegal schedule
+// is drawn red and dashed and counted in the info line. The picture is compiler/iteration's model and SVG,
 // so it is exactly what `tempo schedule --iteration-space` draws. A new
 // schedule, dimension or bound rebuilds the model, its picture and its
 // memory list in the background (isBuilding, spaceReady); replay steps
@@ -82,9 +84,12 @@ Q_SIGNALS:
   void nodeActivated(int nodeId, int line, int col, int endLine, int endCol);
   /// The space for the current choices is on screen (or the reason there is none).
   void spaceReady();
+  /// A dot was dragged along an axis: `shift %7 by 2 along t` (ScheduleTransform text) to try.
+  void transformRequested(const QString& transform);
 
 private:
   void rebuildControls();
+  void onDotDragged(int dot, int cellsX, int cellsY);
   struct Built;
   /// Builds the space, its picture and memory list in the background; install() shows them.
   void rebuild();

@@ -8,6 +8,7 @@
 #include "schedule/IterationSpaceView.h"
 #include "schedule/LoopCodeEdit.h"
 #include "schedule/ScheduleHighlighter.h"
+#include "schedule/TransformBar.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -27,6 +28,8 @@ struct ScheduleView::Result {
   QString error;
   QString boundsText;  ///< "B=4, T=16": where the bytes were predicted
   StoragePlan plan;
+  QString tried;            ///< the transform tried last ("" for none)
+  QStringList violations;   ///< the dependences it breaks (then `compiled` holds its illegal loops)
 };
 
 namespace {
@@ -91,9 +94,15 @@ ScheduleView::ScheduleView(QWidget* parent) : QWidget(parent) {
   top->addWidget(status_, 1);
   top->addWidget(blockSize_);
   layout->addLayout(top);
+  transforms_ = new TransformBar(this);
+  transforms_->setObjectName("scheduleTransforms");
+  layout->addWidget(transforms_);
   layout->addWidget(split, 1);
+  connect(transforms_, &TransformBar::tryRequested, this, &ScheduleView::compile);
+  connect(transforms_, &TransformBar::appliedChanged, this, [this](const QString& all) { compile(all, {}); });
+  connect(iteration_, &IterationSpaceView::transformRequested, transforms_, &TransformBar::tryTransform);
   connect(blockSize_, &QSpinBox::valueChanged, this, [this] {
-    if (program_) setProgram(program_);
+    if (program_) compile(transforms_->appliedText(), {});
   });
   connect(code_, &LoopCodeEdit::lineClicked, this, &ScheduleView::onLineClicked);
   connect(iteration_, &IterationSpaceView::nodeActivated, this, &ScheduleView::nodeActivated);
@@ -109,6 +118,12 @@ void ScheduleView::setProgram(std::shared_ptr<const FrontendResult> program) {
     return;
   }
   program_ = program;
+  compile(transforms_->appliedText(), {});
+}
+
+void ScheduleView::compile(const QString& all, const QString& tried) {
+  if (!program_) return;
+  std::shared_ptr<const FrontendResult> program = program_;
   int generation = ++generation_;
   ++pending_;
   auto* watcher = new QFutureWatcher<Result>(this);
@@ -118,16 +133,29 @@ void ScheduleView::setProgram(std::shared_ptr<const FrontendResult> program) {
     watcher->deleteLater();
     if (r.generation == generation_) install(r);
   });
-  watcher->setFuture(runInBackground([program, generation, blockSize = blockSize_->value()]() {
+  watcher->setFuture(runInBackground([program, generation, blockSize = blockSize_->value(), all = all.toStdString(),
+                                      tried]() {
     Result r;
     r.generation = generation;
+    r.tried = tried;
     try {
       PassContext context;
       if (blockSize > 0) context.options["block-size"] = std::to_string(blockSize);
-      auto compiled = freedInBackground(compileProgram(program->graph, defaultPipeline(), context));
+      if (!all.empty()) context.options["schedule-transform"] = all;
+      CompiledProgram built;
+      try {
+        built = compileProgram(program->graph, defaultPipeline(), context);
+      } catch (const IllegalScheduleError& e) {  // shown as it would run: the graph, the illegal loops
+        for (const ViolatedDependence& v : e.violations()) r.violations << QString::fromStdString(v.sentence);
+        context.options.erase("schedule-transform");
+        built = compileProgram(program->graph, defaultPipeline(), context);
+        built.loops = e.loops();
+      }
+      auto compiled = freedInBackground(std::move(built));
       r.text = QString::fromStdString(printLoopProgram(compiled->graph, compiled->loops));
       std::string error;
-      if (std::optional<SymbolEnv> bounds = resolveBounds(compiled->graph, {}, error)) {
+      std::optional<SymbolEnv> bounds = resolveBounds(compiled->graph, {}, error);
+      if (bounds && r.violations.isEmpty()) {
         r.plan = planStorage(compiled->graph, compiled->loops, *bounds);
         for (const auto& [name, value] : *bounds)
           r.boundsText += QStringLiteral("%1%2=%3").arg(r.boundsText.isEmpty() ? "" : ", ").arg(QString::fromStdString(name)).arg(value);
@@ -141,11 +169,14 @@ void ScheduleView::setProgram(std::shared_ptr<const FrontendResult> program) {
 }
 
 void ScheduleView::install(const Result& r) {
+  violations_ = r.violations;
   if (!r.compiled) {
-    status_->setText(tr("Cannot schedule the program: %1").arg(r.error));
+    status_->setText(r.tried.isEmpty() ? tr("Cannot schedule the program: %1").arg(r.error)
+                                       : tr("Cannot apply \u201c%1\u201d: %2").arg(r.tried, r.error));
     Q_EMIT scheduleReady();
     return;
   }
+  if (!r.tried.isEmpty() && r.violations.isEmpty()) transforms_->accept(r.tried);
   compiled_ = r.compiled;
   const Graph& g = compiled_->graph;
   highlighter_->setLoopText(r.text);
@@ -168,6 +199,17 @@ void ScheduleView::install(const Result& r) {
                        .arg(lines.size() - (lines.endsWith(QString()) ? 1 : 0))
                        .arg(schedulerText(*compiled_))
                        .arg(r.boundsText.isEmpty() ? tr("no default bounds") : r.boundsText));
+  if (!transforms_->applied().isEmpty()) status_->setText(status_->text() + tr(" Transformed by hand."));
+  if (!r.violations.isEmpty()) {
+    QStringList items;
+    for (const QString& v : r.violations) items << v.toHtmlEscaped();
+    status_->setText(tr("<b style=\"color:#d62728\">Illegal: \u201c%1\u201d breaks %2 dependence%3</b> (not applied; "
+                        "shown as it would run, broken arrows red):<br>%4")
+                         .arg(r.tried.toHtmlEscaped())
+                         .arg(r.violations.size())
+                         .arg(r.violations.size() == 1 ? "" : "s")
+                         .arg(items.join(QStringLiteral("<br>"))));
+  }
   status_->setToolTip(QString::fromStdString(compiled_->fusionFailure));
   iteration_->setSchedule(compiled_);
   Q_EMIT scheduleReady();
@@ -178,6 +220,8 @@ void ScheduleView::setBlockSize(int blockSize) { blockSize_->setValue(blockSize)
 int ScheduleView::blockSize() const { return blockSize_->value(); }
 
 QString ScheduleView::loopText() const { return code_->toPlainText(); }
+
+QString ScheduleView::statusText() const { return status_->text(); }
 
 QString ScheduleView::noteAt(int line) const { return code_->noteAt(line); }
 

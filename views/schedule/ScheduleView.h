@@ -11,6 +11,11 @@
 // alloc or free line, or a dot, emits nodeActivated with that node's source
 // range and rings the node's instances. Results of superseded programs are
 // dropped; the old schedule stays on screen until the new one is ready.
+// The TransformBar above the loops changes the schedule by hand (ScheduleTransform:
+// typed, or a dot dragged in the iteration space as a shift): a legal transform is
+// applied (undo/redo/reset in the bar); an illegal one is shown as it would run —
+// its loops, and the iteration space with the broken dependences red — with a
+// sentence per broken dependence in the status line, and is not applied.
 #pragma once
 
 #include "frontend/Frontend.h"
@@ -33,6 +38,7 @@ namespace tempo::views {
 class IterationSpaceView;
 class LoopCodeEdit;
 class ScheduleHighlighter;
+class TransformBar;
 
 class ScheduleView : public QWidget {
   Q_OBJECT
@@ -55,6 +61,10 @@ public:
   std::shared_ptr<const tempo::CompiledProgram> compiled() const { return compiled_; }
   LoopCodeEdit* codeView() const { return code_; }
   IterationSpaceView* iterationView() const { return iteration_; }
+  TransformBar* transformBar() const { return transforms_; }
+  QString statusText() const;
+  /// The broken dependences of the last transform tried, one sentence each (empty: it was legal).
+  const QStringList& violations() const { return violations_; }
 
 Q_SIGNALS:
   void nodeActivated(int nodeId, int line, int col, int endLine, int endCol);
@@ -64,6 +74,9 @@ Q_SIGNALS:
 private:
   struct Result;
   void install(const Result& result);
+  /// Compiles the program shown with the transforms `all`; `tried` (the last of them, or "")
+  /// joins the bar's applied list when the result is legal.
+  void compile(const QString& all, const QString& tried);
   void onLineClicked(int line);
 
   std::shared_ptr<const tempo::CompiledProgram> compiled_;
@@ -75,6 +88,8 @@ private:
   IterationSpaceView* iteration_;
   QLabel* status_;
   QSpinBox* blockSize_;
+  TransformBar* transforms_;
+  QStringList violations_;
 };
 
 }  // namespace tempo::views

@@ -1,0 +1,129 @@
+// The schedule view's transforms (views/schedule/TransformBar): a legal transform is
+// applied (the loops change, nothing is broken) and undo / redo / reset move through
+// the applied list; an illegal one is not applied, the status names what it breaks and
+// the iteration space draws the schedule it would run with its broken arrows; dragging
+// a dot one cell along the x axis tries `shift %N by 1 along x`.
+#include "executor/CompiledEngine.h"
+#include "schedule/IterationCanvas.h"
+#include "schedule/IterationSpaceView.h"
+#include "schedule/ScheduleView.h"
+#include "schedule/TransformBar.h"
+
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QtTest/QtTest>
+
+using namespace tempo;
+using namespace tempo::views;
+
+namespace {
+
+const char* kWavefront = R"(dim i < N
+dim j < M
+set N = 3, M = 4
+input x : f32 over (i, j) = normal(seed=3, std=1.0)
+a : f32 over (i, j)
+a[0, 0] = x[0, 0]
+a[0, j] = a[0, j-1] + x[0, j]
+a[i, 0] = a[i-1, 0] * 0.5 + x[i, 0]
+a[i, j] = a[i-1, j] * 0.5 + a[i, j-1] * 0.25 + x[i, j]
+out rows = sum(a[i, 0:M], dim=0)
+out a
+)";
+
+std::shared_ptr<const FrontendResult> wavefront() {
+  auto r = std::make_shared<FrontendResult>(compileSource(kWavefront, "wavefront.tpo", "."));
+  if (!r->ok()) qFatal("%s", r->renderedDiagnostics().c_str());
+  return r;
+}
+
+bool settled(ScheduleView& view) {
+  return QTest::qWaitFor([&] { return !view.isCompiling() && view.compiled(); }, 60000);
+}
+
+}  // namespace
+
+class ScheduleTransformViewTest : public QObject {
+  Q_OBJECT
+
+private Q_SLOTS:
+  void aLegalTransformIsAppliedAndUndone() {
+    ScheduleView view;
+    view.setProgram(wavefront());
+    QVERIFY(settled(view));
+    const QString original = view.loopText();
+    TransformBar* bar = view.transformBar();
+    bar->input()->setText(QStringLiteral("skew j by i; interchange i, j"));
+    QTest::keyClick(bar->input(), Qt::Key_Return);
+    QVERIFY(settled(view));
+    QVERIFY2(view.violations().isEmpty(), qPrintable(view.violations().join('\n')));
+    QCOMPARE(bar->applied(), QStringList{QStringLiteral("skew j by i; interchange i, j")});
+    QVERIFY(bar->input()->text().isEmpty());
+    QVERIFY(view.loopText() != original);
+    QVERIFY2(view.loopText().contains(QStringLiteral("max(0, ")), qPrintable(view.loopText()));  // the wavefront's bounds
+    QVERIFY(view.iterationView()->space());
+    QCOMPARE(view.iterationView()->space()->brokenArrows(), 0);
+    QVERIFY(view.statusText().contains(QStringLiteral("Transformed by hand")));
+    bar->undo();
+    QVERIFY(settled(view));
+    QCOMPARE(view.loopText(), original);
+    QVERIFY(bar->applied().isEmpty());
+    bar->redo();
+    QVERIFY(settled(view));
+    QCOMPARE(bar->applied().size(), 1);
+    QVERIFY(view.loopText() != original);
+    bar->reset();
+    QVERIFY(settled(view));
+    QCOMPARE(view.loopText(), original);
+  }
+
+  void anIllegalTransformIsShownButNotApplied() {
+    ScheduleView view;
+    view.setProgram(wavefront());
+    QVERIFY(settled(view));
+    view.transformBar()->tryTransform(QStringLiteral("reverse i"));
+    QVERIFY(settled(view));
+    QVERIFY(QTest::qWaitFor([&] { return !view.iterationView()->isBuilding(); }, 60000));
+    QVERIFY(!view.violations().isEmpty());
+    QVERIFY(view.transformBar()->applied().isEmpty());
+    QVERIFY2(view.statusText().contains(QStringLiteral("Illegal")), qPrintable(view.statusText()));
+    QVERIFY2(view.statusText().contains(QStringLiteral("wavefront.tpo:9:")), qPrintable(view.statusText()));
+    QVERIFY(view.iterationView()->space());
+    QVERIFY(view.iterationView()->space()->brokenArrows() > 0);
+    QVERIFY(view.iterationView()->canvas()->svg().contains("class=\"violated\""));
+    QVERIFY(view.iterationView()->infoText().contains(QStringLiteral("broken")));
+  }
+
+  void draggingADotTriesAShift() {
+    ScheduleView view;
+    view.resize(1000, 900);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setProgram(wavefront());
+    QVERIFY(settled(view));
+    IterationSpaceView* space = view.iterationView();
+    QVERIFY(QTest::qWaitFor([&] { return !space->isBuilding() && space->space(); }, 60000));
+    space->setDimensions(QStringLiteral("j"), QStringLiteral("i"));
+    QVERIFY(QTest::qWaitFor([&] { return !space->isBuilding() && space->space() && space->space()->dimX == "j"; }, 60000));
+    const IterationSpace& s = *space->space();
+    // A dot of the statement 'a' at (i=1, j=0) and where its (i=1, j=1) sits: one cell to the right
+    // (the view draws at N = M = 2).
+    int from = -1, to = -1;
+    NodeId a = -1;
+    for (const IterationStatement& st : s.statements)
+      if (view.compiled()->graph.node(st.node).name == "a" && st.domain.size() == 2) a = st.node;
+    from = s.findDot(a, {1, 0});
+    to = s.findDot(a, {1, 1});
+    QVERIFY(from >= 0 && to >= 0);
+    QSignalSpy tries(view.transformBar(), &TransformBar::tryRequested);
+    IterationCanvas* canvas = space->canvas();
+    QTest::mousePress(canvas, Qt::LeftButton, {}, canvas->dotPosition(from));
+    QTest::mouseRelease(canvas, Qt::LeftButton, {}, canvas->dotPosition(to));
+    QCOMPARE(tries.count(), 1);
+    QCOMPARE(tries.at(0).at(1).toString(), QStringLiteral("shift %") + QString::number(a) + QStringLiteral(" by 1 along j"));
+    QVERIFY(settled(view));
+  }
+};
+
+QTEST_MAIN(ScheduleTransformViewTest)
+#include "ScheduleTransformViewTest.moc"
