@@ -11,6 +11,7 @@
 #include "schedule/Scheduler.h"
 #include "support/GoldenFiles.h"
 #include "support/OutputCompare.h"
+#include "support/WavefrontProgram.h"
 
 #include "LoopEnumeration.h"
 
@@ -19,20 +20,6 @@
 namespace tempo {
 namespace {
 
-/// A wavefront: a[i, j] reads its north and west neighbours (interchange is legal; a
-/// reverse is not), and a row sum over j after the nest.
-const char* kWavefront = R"(dim i < N
-dim j < M
-set N = 4, M = 5
-input x : f32 over (i, j) = normal(seed=3, std=1.0)
-a : f32 over (i, j)
-a[0, 0] = x[0, 0]
-a[0, j] = a[0, j-1] + x[0, j]
-a[i, 0] = a[i-1, 0] * 0.5 + x[i, 0]
-a[i, j] = a[i-1, j] * 0.5 + a[i, j-1] * 0.25 + x[i, j]
-out rows = sum(a[i, 0:M], dim=0)
-out a
-)";
 
 Graph program(const char* source) {
   FrontendResult r = compileSource(source, "wavefront.tpo", ".");
@@ -132,7 +119,7 @@ TEST(ScheduleTransform, InterchangeOfRnnPutsTimeOutsideAndDistributesTheMean) {
 }
 
 TEST(ScheduleTransform, LegalTransformsOfTheWavefrontRunInOrder) {
-  Graph g = program(kWavefront);
+  Graph g = program(testing::kWavefrontProgram);
   for (const char* text : {"interchange i, j", "skew j by i", "skew j by i; interchange i, j", "shift x by -1 along j",
                            "shift rows by 3 along i"}) {
     SCOPED_TRACE(text);
@@ -153,7 +140,7 @@ TEST(ScheduleTransform, IllegalTransformsNameTheDependencesTheyBreak) {
                 ":17:30: the transformed schedule runs the value after its reader; e.g. %4 'h' (merge) at [b=0, t=0] "
                 "would run at or after its reader %9 (matmul) at [b=0, t=1] (B=1, T=2)");
   EXPECT_EQ(violations(rnn, "reverse t").size(), 2u);  // h[t-1], and x[b, 0] read by the base case
-  Graph wave = program(kWavefront);
+  Graph wave = program(testing::kWavefrontProgram);
   EXPECT_EQ(violations(wave, "reverse i").size(), 4u);  // the north reads, and the first row's reads of x and a
   EXPECT_FALSE(violations(wave, "reverse j").empty());
   EXPECT_TRUE(violations(wave, "interchange i, j").empty());
@@ -163,7 +150,7 @@ TEST(ScheduleTransform, TransformedProgramsRunLikeTheReference) {
   for (const auto& [source, text] : std::vector<std::pair<std::string, std::string>>{
            {"rnn.tpo", "reverse b"}, {"rnn.tpo", "skew t by b factor 2"}, {"", "skew j by i; interchange i, j"}}) {
     SCOPED_TRACE(source + ": " + text);
-    Graph g = source.empty() ? program(kWavefront) : example(source);
+    Graph g = source.empty() ? program(testing::kWavefrontProgram) : example(source);
     PassContext context;
     context.options["schedule-transform"] = text;
     CompiledProgram compiled = compileProgram(g, defaultPipeline(), context);

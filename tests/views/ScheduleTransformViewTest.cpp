@@ -8,6 +8,7 @@
 #include "schedule/IterationSpaceView.h"
 #include "schedule/ScheduleView.h"
 #include "schedule/TransformBar.h"
+#include "support/WavefrontProgram.h"
 
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -18,21 +19,9 @@ using namespace tempo::views;
 
 namespace {
 
-const char* kWavefront = R"(dim i < N
-dim j < M
-set N = 3, M = 4
-input x : f32 over (i, j) = normal(seed=3, std=1.0)
-a : f32 over (i, j)
-a[0, 0] = x[0, 0]
-a[0, j] = a[0, j-1] + x[0, j]
-a[i, 0] = a[i-1, 0] * 0.5 + x[i, 0]
-a[i, j] = a[i-1, j] * 0.5 + a[i, j-1] * 0.25 + x[i, j]
-out rows = sum(a[i, 0:M], dim=0)
-out a
-)";
 
 std::shared_ptr<const FrontendResult> wavefront() {
-  auto r = std::make_shared<FrontendResult>(compileSource(kWavefront, "wavefront.tpo", "."));
+  auto r = std::make_shared<FrontendResult>(compileSource(tempo::testing::kWavefrontProgram, "wavefront.tpo", "."));
   if (!r->ok()) qFatal("%s", r->renderedDiagnostics().c_str());
   return r;
 }
