@@ -81,7 +81,9 @@ std::set<NodeId> namedStatements(const Graph& g, const DependenceRelations& rel,
   std::set<NodeId> out;
   const std::string& s = t.statement;
   std::optional<NodeId> id;
-  if (s.size() > 1 && s[0] == '%' && std::isdigit(static_cast<unsigned char>(s[1]))) id = std::stoi(s.substr(1));
+  if (s.size() > 1 && s.size() <= 10 && s[0] == '%' &&
+      std::all_of(s.begin() + 1, s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    id = std::stoi(s.substr(1));  // `%4x` is no node: it is looked up as a name and reported
   if (!id) id = nodeOfStatement(s);
   if (id) {
     if (!rel.statementOf(*id)) throw ScheduleTransformError(t.column, "no statement " + s + " in the program");
