@@ -34,7 +34,10 @@ std::optional<StudioOptions> parseStudioOptions(const QCoreApplication& app) {
   QCommandLineOption transform(QStringLiteral("transform"),
                                QStringLiteral("Try a schedule transform in the schedule view (e.g. \"interchange b, t\")."),
                                QStringLiteral("TEXT"));
-  parser.addOptions({open, view, engine, pass, blockSize, transform, profilerTab, screenshot, quitAfter});
+  QCommandLineOption lesson(QStringLiteral("lesson"),
+                            QStringLiteral("Open lesson N (of resources/lessons) in the Lessons dock, at step STEP (default 1)."),
+                            QStringLiteral("N[.STEP]"));
+  parser.addOptions({open, view, engine, pass, blockSize, transform, profilerTab, lesson, screenshot, quitAfter});
   parser.process(app);
 
   StudioOptions options;
@@ -69,6 +72,16 @@ std::optional<StudioOptions> parseStudioOptions(const QCoreApplication& app) {
     if (!ok || options.blockSize <= 0) {
       std::fprintf(stderr, "tempo-studio: --block-size expects a positive integer, got '%s'\n",
                    qPrintable(parser.value(blockSize)));
+      return std::nullopt;
+    }
+  }
+  if (parser.isSet(lesson)) {
+    const QStringList parts = parser.value(lesson).split(QLatin1Char('.'));
+    bool okLesson = false, okStep = true;
+    options.lesson = parts[0].toInt(&okLesson);
+    if (parts.size() == 2) options.lessonStep = parts[1].toInt(&okStep);
+    if (!okLesson || !okStep || parts.size() > 2 || options.lesson < 1 || options.lessonStep < 1) {
+      std::fprintf(stderr, "tempo-studio: --lesson expects N or N.STEP (from 1), got '%s'\n", qPrintable(parser.value(lesson)));
       return std::nullopt;
     }
   }

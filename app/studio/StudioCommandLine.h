@@ -2,11 +2,13 @@
 //
 //   tempo-studio [FILE] [--open FILE] [--view graph|passes|schedule|run|problems|profiler]
 //                [--engine reference|compiled] [--pass NAME] [--block-size N] [--transform TEXT]
-//                [--profiler-tab runs|timeline|memory|statistics] [--screenshot OUT.png] [--quit-after MS]
+//                [--profiler-tab runs|timeline|memory|statistics] [--lesson N[.STEP]]
+//                [--screenshot OUT.png] [--quit-after MS]
 //
 // `--pass` selects a pass in the pass stepper once the pipeline has run;
 // `--block-size` sets the schedule view's static-tiling block size; `--transform`
-// tries a schedule transform in the schedule view once its first schedule is shown.
+// tries a schedule transform in the schedule view once its first schedule is shown;
+// `--lesson 3.2` opens the Lessons dock on lesson 3 (of resources/lessons) at its step 2.
 // `--screenshot` renders the window offscreen once the first check has
 // finished (and, for `--view run`, once a run of the program has finished;
 // for `--view profiler`, once a profiled run has been recorded and opened, on
@@ -32,6 +34,8 @@ struct StudioOptions {
   QString pass;        ///< "" or the pass the pass stepper selects (e.g. fusion)
   int blockSize = 0;   ///< the schedule view's block size (0: the cost model's)
   QString transform;   ///< "" or a schedule transform the schedule view tries (ScheduleTransform text)
+  int lesson = 0;      ///< 1-based lesson to open in the Lessons dock (0: none)
+  int lessonStep = 1;  ///< 1-based step of that lesson
   QString screenshot;  ///< PNG to write, "" for an interactive session
   int quitAfterMs = -1;
 };

@@ -6,6 +6,7 @@
 #include "common/ExampleCatalog.h"
 #include "common/MainWindow.h"
 #include "common/StudioInfo.h"
+#include "lessons/LessonsPanel.h"
 #include "passes/PassStepper.h"
 #include "profiler/ProfilerPanel.h"
 #include "run/RunPanel.h"
@@ -59,6 +60,15 @@ int main(int argc, char** argv) {
   }
   if (!options->file.isEmpty() && !window.openFile(options->file, screenshot)) {
     if (screenshot) return 1;
+  }
+  if (options->lesson > 0) {
+    auto* lessons = window.lessonsWidget();
+    if (!lessons->openLesson(options->lesson - 1)) {
+      std::fprintf(stderr, "tempo-studio: --lesson %d: there are %d lessons\n", options->lesson, static_cast<int>(lessons->lessons().size()));
+      return 2;
+    }
+    lessons->goToStep(options->lessonStep - 1);
+    window.showView(QStringLiteral("lessons"));
   }
   if (!options->view.isEmpty()) window.showView(options->view);
   if (options->engine == QLatin1String("compiled")) window.runPanel()->setEngine(tempo::views::Engine::Compiled);

@@ -12,6 +12,7 @@
 #include "frontend/Frontend.h"
 #include "pass/Pass.h"
 #include "schedule/ScheduleTransform.h"
+#include "types/ByteSize.h"  // parseByteSize, for the commands that take --memory-budget
 
 #include <cstdint>
 #include <iosfwd>
@@ -33,10 +34,6 @@ bool checkDataFiles(const FrontendResult& program, const SymbolEnv& bounds, std:
 /// Writes `text` to `path` (binary) or, when `path` is empty, to `out`;
 /// returns kExitOk, or kExitRuntime after printing why the file failed.
 int writeResult(const std::string& text, const std::string& path, std::ostream& out, std::ostream& err);
-
-/// `4096`, `64k`, `1.5M`, `2G`, with an optional trailing `B` (k, M, G = 1024,
-/// 1024^2, 1024^3, either case) -> bytes; nullopt when malformed or negative.
-std::optional<int64_t> parseByteSize(const std::string& text);
 
 /// `--device TEXT` of `command` (cpu, cuda, cuda:N); nullopt after printing the error.
 std::optional<DeviceSpec> deviceOption(const std::string& text, const char* command, std::ostream& err);

@@ -3,16 +3,20 @@
 #include "common/ExampleCatalog.h"
 #include "common/RecentFiles.h"
 #include "common/StudioInfo.h"
+#include "common/StudioLessonHost.h"
 #include "editor/CodeEditor.h"
 #include "editor/ProblemsPanel.h"
 #include "graph/GraphView.h"
+#include "lessons/LessonsPanel.h"
 #include "passes/PassStepper.h"
 #include "profiler/ProfilerPanel.h"
 #include "run/RunPanel.h"
 #include "runstore/RunStore.h"
 #include "trace/ProfileSummary.h"
 #include "schedule/ScheduleView.h"
+#include "schedule/TransformBar.h"
 
+#include <QDir>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -87,6 +91,10 @@ void MainWindow::buildDocks() {
   scheduleDock_ = makeDock(tr("Schedule"), QStringLiteral("ScheduleDock"), scheduleWidget_, this);
   profilerWidget_ = new ProfilerPanel;
   profilerDock_ = makeDock(tr("Profiler"), QStringLiteral("ProfilerDock"), profilerWidget_, this, false);
+  lessonHost_ = std::make_unique<StudioLessonHost>(*this);
+  lessonsWidget_ = new LessonsPanel(lessonHost_.get());
+  if (!examplesDir_.isEmpty()) lessonsWidget_->setLessonDir(QDir(examplesDir_).absoluteFilePath(QStringLiteral("../lessons")));
+  lessonsDock_ = makeDock(tr("Lessons"), QStringLiteral("LessonsDock"), lessonsWidget_, this, false);
   addDockWidget(Qt::RightDockWidgetArea, graphDock_);
   tabifyDockWidget(graphDock_, passesDock_);
   tabifyDockWidget(passesDock_, scheduleDock_);
@@ -96,6 +104,10 @@ void MainWindow::buildDocks() {
   tabifyDockWidget(problemsDock_, profilerDock_);
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);  // the graph gets the full height
   setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);  // a lesson's text gets the full height
+  setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
+  addDockWidget(Qt::LeftDockWidgetArea, lessonsDock_);
+  lessonsDock_->hide();  // View ▸ Lessons opens it
   graphDock_->raise();
   problemsDock_->raise();
 }
@@ -107,6 +119,7 @@ void MainWindow::showEvent(QShowEvent* event) {
   if (!restoredState_) {  // first start: editor and graph side by side, a short bottom area
     resizeDocks({graphDock_}, {width() * 45 / 100}, Qt::Horizontal);
     resizeDocks({runDock_}, {height() * 28 / 100}, Qt::Vertical);
+    if (lessonsDock_->isVisible()) resizeDocks({lessonsDock_}, {std::max(360, width() / 4)}, Qt::Horizontal);
   }
 }
 
@@ -163,7 +176,7 @@ void MainWindow::buildMenus() {
   }
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
-  for (QDockWidget* dock : {problemsDock_, graphDock_, passesDock_, scheduleDock_, runDock_, profilerDock_})
+  for (QDockWidget* dock : {problemsDock_, graphDock_, passesDock_, scheduleDock_, runDock_, profilerDock_, lessonsDock_})
     viewMenu_->addAction(dock->toggleViewAction());
   viewMenu_->addSeparator();
   viewMenu_->addAction(tools->toggleViewAction());
@@ -230,6 +243,14 @@ void MainWindow::connectViews() {
   connect(editor_, &CodeEditor::cursorLineChanged, graphWidget_, &GraphView::highlightSourceLine);
   connect(passesWidget_, &PassStepper::nodeActivated, this, selectSource);
   connect(scheduleWidget_, &ScheduleView::nodeActivated, this, selectSource);
+  // A compiled run follows the schedule as the schedule view shows it (transforms by hand, block size).
+  connect(scheduleWidget_, &ScheduleView::scheduleReady, this, [this] {
+    runPanel_->setSchedule(scheduleWidget_->transformBar()->appliedText(), scheduleWidget_->blockSize());
+  });
+  connect(runPanel_, &RunPanel::runFinished, this, [this](bool ok) {
+    const RunOutcome& outcome = runPanel_->lastOutcome();
+    lessonsWidget_->runFinished({ok, outcome.engine == Engine::Compiled, outcome.peakBytes});
+  });
 }
 
 void MainWindow::onCompiled(const CheckedProgram& result) {
@@ -265,7 +286,9 @@ void MainWindow::updateRunStore() {
   profilerWidget_->setStore(db, program.isEmpty() ? QStringLiteral("untitled.tpo") : program);
 }
 
-bool MainWindow::isBusy() const {
+bool MainWindow::isBusy() const { return viewsBusy() || lessonsWidget_->hasPendingActions(); }
+
+bool MainWindow::viewsBusy() const {
   return document_->isChecking() || runPanel_->isRunning() || graphWidget_->layoutPending() ||
          passesWidget_->isBusy() || scheduleWidget_->isCompiling();
 }
@@ -280,17 +303,24 @@ bool MainWindow::openFile(const QString& path, bool quiet) {
   return true;
 }
 
+QDockWidget* MainWindow::viewDock(const QString& name) const {
+  return name == QLatin1String("graph")      ? graphDock_
+         : name == QLatin1String("passes")   ? passesDock_
+         : name == QLatin1String("schedule") ? scheduleDock_
+         : name == QLatin1String("run")      ? runDock_
+         : name == QLatin1String("problems") ? problemsDock_
+         : name == QLatin1String("profiler") ? profilerDock_
+         : name == QLatin1String("lessons")  ? lessonsDock_
+                                             : nullptr;
+}
+
 bool MainWindow::showView(const QString& name) {
-  QDockWidget* dock = name == QLatin1String("graph")      ? graphDock_
-                      : name == QLatin1String("passes")   ? passesDock_
-                      : name == QLatin1String("schedule") ? scheduleDock_
-                      : name == QLatin1String("run")      ? runDock_
-                      : name == QLatin1String("problems") ? problemsDock_
-                      : name == QLatin1String("profiler") ? profilerDock_
-                                                          : nullptr;
+  QDockWidget* dock = viewDock(name);
   if (!dock) return false;
+  const bool opening = dock == lessonsDock_ && !dock->isVisible();
   dock->show();
   dock->raise();
+  if (opening) resizeDocks({lessonsDock_}, {std::max(360, width() / 4)}, Qt::Horizontal);
   return true;
 }
 

@@ -11,7 +11,9 @@
 // line. Run ▸ Profile records a traced run and opens its timeline. The menus follow
 // the platform's conventions (File with recent files, Edit, Examples, Run,
 // View toggling each dock, Help → About), and window geometry and dock
-// layout are remembered between sessions (QSettings).
+// layout are remembered between sessions (QSettings). The Lessons dock (View ▸
+// Lessons) walks through the lessons of resources/lessons, next to the examples,
+// acting on these views through a StudioLessonHost.
 #pragma once
 
 #include "document/ProgramDocument.h"
@@ -20,6 +22,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
+
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -27,7 +31,9 @@ class QMenu;
 namespace tempo::views {
 
 class CodeEditor;
+class LessonHost;
 class GraphView;
+class LessonsPanel;
 class PassStepper;
 class ProblemsPanel;
 class ProfilerPanel;
@@ -53,14 +59,21 @@ public:
   PassStepper* passesWidget() const { return passesWidget_; }
   ScheduleView* scheduleWidget() const { return scheduleWidget_; }
   ProfilerPanel* profilerWidget() const { return profilerWidget_; }
+  LessonsPanel* lessonsWidget() const { return lessonsWidget_; }
   const QString& examplesDir() const { return examplesDir_; }
 
-  /// True while a check, a run or a graph layout is in progress.
+  /// True while a check, a run or a graph layout is in progress, or a lesson's action waits.
   bool isBusy() const;
+  /// True while a check, a compile, a run or a graph layout is in progress.
+  bool viewsBusy() const;
   /// Opens `path`; reports a failure in a message box unless `quiet`.
   bool openFile(const QString& path, bool quiet = false);
-  /// Shows and raises a view: graph, passes, schedule, run, profiler or problems; false if unknown.
+  /// Shows and raises a view: graph, passes, schedule, run, profiler, problems or lessons; false if unknown.
   bool showView(const QString& name);
+  /// The dock of a view named as showView names it (null if unknown).
+  QDockWidget* viewDock(const QString& name) const;
+  /// Asks whether to save unsaved changes; false when the user cancels.
+  bool maybeSave();
 
 protected:
   void closeEvent(QCloseEvent* event) override;
@@ -75,7 +88,6 @@ private:
   void onCompiled(const CheckedProgram& result);
   void updateTitle();
   void updateRunStore();
-  bool maybeSave();
   void newFile();
   void openDialog();
   bool save();
@@ -92,6 +104,9 @@ private:
   PassStepper* passesWidget_ = nullptr;
   ScheduleView* scheduleWidget_ = nullptr;
   ProfilerPanel* profilerWidget_ = nullptr;
+  std::unique_ptr<LessonHost> lessonHost_;
+  LessonsPanel* lessonsWidget_ = nullptr;
+  QDockWidget* lessonsDock_ = nullptr;
   QDockWidget* profilerDock_ = nullptr;
   QDockWidget* problemsDock_ = nullptr;
   QDockWidget* graphDock_ = nullptr;

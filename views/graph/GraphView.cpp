@@ -344,6 +344,18 @@ void GraphView::pickSearchMatches() {
   if (!hits.empty()) canvas_->fitRect(GraphScene::unitedFrame(hits));
 }
 
+void GraphView::searchFor(const QString& text) {
+  search_->setText(text);
+  pickSearchMatches();
+}
+
+std::vector<std::string> GraphView::pickedNames() const {
+  std::vector<std::string> names;
+  for (NodeId id : picked_)
+    if (shown_ && shown_->hasNode(id)) names.push_back(shown_->node(id).name);
+  return names;
+}
+
 void GraphView::onItemClicked(QGraphicsItem* item) {
   picked_.clear();
   pickedSteps_.clear();

@@ -71,6 +71,10 @@ public:
   GraphScene* graphScene() const { return scene_; }
   /// The outline colour of a mark word.
   static QColor markColor(const QString& mark);
+  /// Types `text` into the search box and picks its matches, as Enter does.
+  void searchFor(const QString& text);
+  /// The names of the graph's nodes picked by a click or a search.
+  std::vector<std::string> pickedNames() const;
 
 Q_SIGNALS:
   void nodeActivated(int nodeId, int line, int col, int endLine, int endCol);

@@ -42,11 +42,16 @@ struct Recorder {
 };
 
 void runCompiledEngine(const FrontendResult& source, const std::atomic<bool>* cancel, std::atomic<size_t>* progress,
-                       Recorder* recorder, RunOutcome& outcome) {
+                       Recorder* recorder, const RunSettings& settings, RunOutcome& outcome) {
   auto start = std::chrono::steady_clock::now();
-  CompiledProgram program = compileProgram(source.graph, defaultPipeline());
+  PassContext context;
+  if (!settings.transform.empty()) context.options["schedule-transform"] = settings.transform;
+  if (settings.blockSize > 0) context.options["block-size"] = std::to_string(settings.blockSize);
+  context.boundHints = outcome.bounds;  // the cost models size for the bounds of this run
+  CompiledProgram program = compileProgram(source.graph, defaultPipeline(), context);
   outcome.compileSeconds = secondsSince(start);
   CompiledRunOptions options;
+  options.memoryBudget = settings.memoryBudget;
   options.cancel = cancel;
   options.progress = progress;
   if (recorder) options.trace = &recorder->trace;
@@ -78,7 +83,8 @@ void runCompiledEngine(const FrontendResult& source, const std::atomic<bool>* ca
 }  // namespace
 
 RunOutcome runProgram(const FrontendResult& program, const std::map<std::string, int64_t>& overrides, Engine engine,
-                      const std::atomic<bool>* cancel, std::atomic<size_t>* progress, const RunRecording* record) {
+                      const std::atomic<bool>* cancel, std::atomic<size_t>* progress, const RunRecording* record,
+                      const RunSettings& settings) {
   RunOutcome outcome;
   outcome.engine = engine;
   if (!program.ok()) {
@@ -109,7 +115,7 @@ RunOutcome runProgram(const FrontendResult& program, const std::map<std::string,
   }
   try {
     if (engine == Engine::Reference) runReference(program.graph, cancel, progress, outcome);
-    else runCompiledEngine(program, cancel, progress, recorder.get(), outcome);
+    else runCompiledEngine(program, cancel, progress, recorder.get(), settings, outcome);
   } catch (const std::exception& e) {  // ExecError, PassError, scheduling failures, kernel errors
     outcome.error = std::string(engine == Engine::Compiled ? "compiled run failed: " : "evaluation failed: ") + e.what();
   }

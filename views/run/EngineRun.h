@@ -12,7 +12,8 @@
 // predicted, or why it failed. With a RunRecording the compiled run is traced
 // and recorded in the run store (as `tempo profile` records it: begun before
 // compiling, finished in one transaction, marked failed on an error) and the
-// outcome names the stored run. Qt-free.
+// outcome names the stored run. RunSettings carry the schedule's transforms, the block
+// size and a memory budget to the compiled engine. Qt-free.
 #pragma once
 
 #include "frontend/Frontend.h"
@@ -53,10 +54,18 @@ struct RunRecording {
   std::string label;
 };
 
+/// How the compiled engine compiles and runs (the reference engine ignores it): what the
+/// studio's schedule view and run panel set, as `tempo run` takes them from its options.
+struct RunSettings {
+  std::string transform;                ///< the schedule's transforms by hand (`interchange b, t`), "" for none
+  int64_t blockSize = 0;                ///< the tiling's block size, 0 for the cost model's
+  std::optional<int64_t> memoryBudget;  ///< plan swaps and recomputes to stay under this many bytes
+};
+
 /// Runs every output of `program` (which must have no errors) on `engine`.
 /// `record` (compiled engine only) traces the run and records it in the run store.
 RunOutcome runProgram(const FrontendResult& program, const std::map<std::string, int64_t>& overrides, Engine engine,
                       const std::atomic<bool>* cancel, std::atomic<size_t>* progress,
-                      const RunRecording* record = nullptr);
+                      const RunRecording* record = nullptr, const RunSettings& settings = {});
 
 }  // namespace tempo::views

@@ -4,11 +4,13 @@
 #include "device/DeviceSupport.h"
 #include "run/BoundsEditor.h"
 #include "run/OutputView.h"
+#include "types/ByteSize.h"
 
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
 #include <QProgressBar>
@@ -29,7 +31,7 @@ QString formatBytes(int64_t bytes) { return QLocale().formattedDataSize(bytes, 1
 }  // namespace
 
 RunPanel::RunPanel(QWidget* parent)
-    : QWidget(parent), bounds_(new BoundsEditor), engine_(new QComboBox), device_(new QComboBox), runButton_(new QPushButton(tr("Run"))),
+    : QWidget(parent), bounds_(new BoundsEditor), engine_(new QComboBox), budget_(new QLineEdit), schedule_(new QLabel), device_(new QComboBox), runButton_(new QPushButton(tr("Run"))),
       cancelButton_(new QPushButton(tr("Cancel"))), profileButton_(new QPushButton(tr("Profile"))), progressBar_(new QProgressBar), status_(new QLabel),
       time_(new QLabel), memory_(new QLabel), outputs_(new QListWidget), outputView_(new OutputView) {
   engine_->setObjectName(QStringLiteral("runEngine"));
@@ -71,6 +73,14 @@ RunPanel::RunPanel(QWidget* parent)
   auto* form = new QFormLayout;
   form->addRow(tr("Engine"), engine_);
   form->addRow(tr("Device"), device_);
+  budget_->setObjectName(QStringLiteral("runBudget"));
+  budget_->setPlaceholderText(tr("none (e.g. 64k, 1.5M)"));
+  budget_->setToolTip(tr("Compiled engine: keep the live bytes under this budget by swapping and recomputing "
+                         "(tempo run --memory-budget)"));
+  form->addRow(tr("Memory budget"), budget_);
+  schedule_->setWordWrap(true);
+  schedule_->hide();
+  form->addRow(schedule_);
   left->addLayout(form);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(runButton_);
@@ -123,6 +133,8 @@ void RunPanel::updateButtons() {
   runButton_->setEnabled(program_ && program_->ok() && !isRunning());
   profileButton_->setEnabled(program_ && program_->ok() && !isRunning() && !storePath_.isEmpty());
   engine_->setEnabled(!isRunning());
+  const bool compiled = static_cast<Engine>(engine_->currentData().toInt()) == Engine::Compiled;
+  budget_->setEnabled(compiled && !isRunning());
   cancelButton_->setEnabled(isRunning());  // both engines check the cancel flag
 }
 
@@ -130,6 +142,21 @@ void RunPanel::setRunStore(const QString& dbPath, const QString& programPath) {
   storePath_ = dbPath;
   programPath_ = programPath;
   updateButtons();
+}
+
+void RunPanel::setSchedule(const QString& transform, int blockSize) {
+  transform_ = transform;
+  blockSize_ = blockSize;
+  schedule_->setText(tr("Compiled with the schedule transformed by hand: <i>%1</i>").arg(transform.toHtmlEscaped()));
+  schedule_->setVisible(!transform.isEmpty());
+}
+
+RunSettings RunPanel::settings() const {
+  RunSettings settings;
+  settings.transform = transform_.toStdString();
+  settings.blockSize = blockSize_;
+  if (!budget_->text().trimmed().isEmpty()) settings.memoryBudget = parseByteSize(budget_->text().trimmed().toStdString());
+  return settings;
 }
 
 void RunPanel::run() { start(false); }
@@ -142,6 +169,11 @@ void RunPanel::profile() {
 
 void RunPanel::start(bool profile) {
   if (!program_ || !program_->ok() || isRunning()) return;
+  const RunSettings settings = this->settings();
+  if (!budget_->text().trimmed().isEmpty() && !settings.memoryBudget) {
+    status_->setText(tr("The memory budget '%1' is not a size: write bytes, e.g. 4096, 64k, 1.5M.").arg(budget_->text().toHtmlEscaped()));
+    return;
+  }
   profiling_ = profile;
   running_ = program_;
   cancel_ = false;
@@ -155,8 +187,8 @@ void RunPanel::start(bool profile) {
   std::optional<RunRecording> recording;  // a compiled run is recorded whenever there is a store to record into
   if (engine == Engine::Compiled && !storePath_.isEmpty())
     recording = RunRecording{storePath_.toStdString(), programPath_.toStdString(), profile ? "studio profile" : "studio run"};
-  watcher_.setFuture(runInBackground([program, overrides, engine, recording, this] {
-    return runProgram(*program, overrides, engine, &cancel_, &progress_, recording ? &*recording : nullptr);
+  watcher_.setFuture(runInBackground([program, overrides, engine, recording, settings, this] {
+    return runProgram(*program, overrides, engine, &cancel_, &progress_, recording ? &*recording : nullptr, settings);
   }));
   updateButtons();
   Q_EMIT runStarted();

@@ -12,6 +12,8 @@
 // recorded in the run store set by setRunStore (runRecorded names it, for the
 // profiler to open); Profile is the same on the compiled engine whatever the
 // engine box says, and asks for the profiler to be shown (lastRunWasProfile).
+// The compiled engine follows the schedule view (its transforms by hand and block
+// size, setSchedule) and takes an optional memory budget (`64k`).
 #pragma once
 
 #include "document/ProgramDocument.h"
@@ -25,6 +27,7 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
@@ -53,8 +56,14 @@ public:
   QPushButton* profileButton() const { return profileButton_; }
   /// The last run was started by Profile (not Run).
   bool lastRunWasProfile() const { return profiling_; }
+  /// The compiled engine's settings for the next run: the schedule's (setSchedule) and the budget box's.
+  RunSettings settings() const;
+  /// The memory budget box (`64k`, `1.5M`; empty for none).
+  QLineEdit* budgetEdit() const { return budget_; }
 
 public Q_SLOTS:
+  /// The schedule the compiled engine follows: the transforms applied by hand and the block size.
+  void setSchedule(const QString& transform, int blockSize);
   /// The program the next run uses (the last checked one).
   void setProgram(tempo::views::CheckedProgram program);
   /// Starts a run of the current program (no-op while running or with errors).
@@ -82,6 +91,10 @@ private:
   CheckedProgram running_;  // the snapshot the current (or last) run evaluates
   BoundsEditor* bounds_ = nullptr;
   QComboBox* engine_ = nullptr;
+  QLineEdit* budget_ = nullptr;
+  QLabel* schedule_ = nullptr;   // the schedule's transforms, when there are some
+  QString transform_;
+  int blockSize_ = 0;
   QComboBox* device_ = nullptr;  // the CPU, and each GPU (disabled, with why, until the GPU engine exists)
   QPushButton* runButton_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
