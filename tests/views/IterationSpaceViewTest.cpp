@@ -12,6 +12,7 @@
 #include "schedule/IterationSpaceRules.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QtTest/QtTest>
 
@@ -110,6 +111,57 @@ private Q_SLOTS:
     QTRY_VERIFY_WITH_TIMEOUT(view.playback()->stepsTaken() >= 2, 3000);
     view.setPlaying(false);
     QVERIFY(!view.eventLines().isEmpty());  // the memory list (or the note that there are none)
+  }
+
+  void replayPaintsStepsWithoutRenderingThePicture() {
+    IterationSpaceView view;
+    view.resize(1200, 900);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setSchedule(compiledExample("rnn.tpo"));
+    QVERIFY(settled(view));
+    view.setBound(QStringLiteral("T"), 64);
+    view.setBound(QStringLiteral("B"), 28);  // close to the 6,000 instances the view draws at most
+    QVERIFY(settled(view));
+    const IterationSpace* s = view.space();
+    QVERIFY(s);
+    QVERIFY2(s->dots.size() > 5000 && s->dots.size() <= IterationSpaceView::kMaxDots, qPrintable(QString::number(s->dots.size())));
+    IterationCanvas* canvas = view.canvas();
+    auto pixelAt = [&](int dot) { return canvas->grab().toImage().pixelColor(canvas->dotPosition(dot)); };
+    view.step();  // the first step draws the picture hollow, once
+    const int dot1 = view.playback()->currentDot();
+    const QColor before = pixelAt(dot1 + 0);
+    const int renders = canvas->renderCount();
+    QElapsedTimer timer;
+    timer.start();
+    for (int i = 0; i < 10; ++i) {
+      view.stepBy(300);
+      canvas->grab();  // paint
+    }
+    const qint64 ms = timer.elapsed();
+    QCOMPARE(view.playback()->stepsTaken(), 3001);
+    QCOMPARE(canvas->renderCount(), renders);  // no step rendered the picture again
+    maybeShoot(view, QStringLiteral("iteration-replay"));
+    // The first executed dot is filled with its statement's colour; a dot not yet executed is hollow (white).
+    const QColor filled(QString::fromStdString(s->statements[s->dots[static_cast<size_t>(dot1)].statement].color));
+    QCOMPARE(pixelAt(dot1).name(), filled.name());
+    QVERIFY(before.isValid());
+    int later = -1;
+    for (size_t d = 0; d < s->dots.size() && later < 0; ++d)
+      if (!view.playback()->executed(static_cast<int>(d))) later = static_cast<int>(d);
+    QVERIFY(later >= 0);
+    QCOMPARE(pixelAt(later).name(), QColor(Qt::white).name());
+    view.finish();
+    QCOMPARE(pixelAt(later).name(),
+             QColor(QString::fromStdString(s->statements[s->dots[static_cast<size_t>(later)].statement].color)).name());
+    view.reset();
+    QCOMPARE(pixelAt(dot1).name(), QColor(Qt::white).name());
+    QCOMPARE(canvas->renderCount(), renders);
+    timer.restart();
+    view.selectDot(dot1);  // a selection draws the picture again (what every replay step used to do)
+    canvas->grab();
+    qInfo("replayed 3000 of %zu instances in %lld ms (10 paints); one picture drawn and painted: %lld ms", s->dots.size(),
+          static_cast<long long>(ms), static_cast<long long>(timer.elapsed()));
   }
 
   void clickingADotNamesItsStatement() {

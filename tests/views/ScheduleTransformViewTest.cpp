@@ -10,7 +10,9 @@
 #include "schedule/TransformBar.h"
 #include "support/WavefrontProgram.h"
 
+#include <QContextMenuEvent>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QtTest/QtTest>
 
@@ -111,6 +113,44 @@ private Q_SLOTS:
     QCOMPARE(tries.count(), 1);
     QCOMPARE(tries.at(0).at(1).toString(), QStringLiteral("shift %") + QString::number(a) + QStringLiteral(" by 1 along j"));
     QVERIFY(settled(view));
+  }
+
+  void aRightClickOffersTheStatementsTransforms() {
+    ScheduleView view;
+    view.resize(1000, 900);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setProgram(wavefront());
+    QVERIFY(settled(view));
+    IterationSpaceView* space = view.iterationView();
+    space->setDimensions(QStringLiteral("j"), QStringLiteral("i"));
+    QVERIFY(QTest::qWaitFor([&] { return !space->isBuilding() && space->space() && space->space()->dimX == "j"; }, 60000));
+    const IterationSpace& s = *space->space();
+    NodeId a = -1;
+    for (const IterationStatement& st : s.statements)
+      if (view.compiled()->graph.node(st.node).name == "a" && st.domain.size() == 2) a = st.node;
+    const int dot = s.findDot(a, {1, 1});
+    QVERIFY(dot >= 0);
+    const QString node = QStringLiteral("%") + QString::number(a);
+    const QStringList offered = space->dotTransforms(dot);
+    QCOMPARE(offered, (QStringList{QStringLiteral("interchange j, i"), QStringLiteral("skew j by i"), QStringLiteral("skew i by j"),
+                                   "interchange j, i in " + node, "reverse j in " + node, "shift " + node + " by 1 along j",
+                                   "shift " + node + " by -1 along j", "reverse i in " + node, "shift " + node + " by 1 along i",
+                                   "shift " + node + " by -1 along i"}));
+    // Pick "reverse j in %a" from the menu a right click opens: it is tried, found illegal and not applied.
+    QTimer::singleShot(0, [&] {
+      auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+      QVERIFY(menu);
+      for (QAction* action : menu->actions())
+        if (action->text() == "reverse j in " + node) action->trigger();
+      menu->close();
+    });
+    IterationCanvas* canvas = space->canvas();
+    QContextMenuEvent event(QContextMenuEvent::Mouse, canvas->dotPosition(dot), canvas->mapToGlobal(canvas->dotPosition(dot)));
+    QApplication::sendEvent(canvas, &event);
+    QVERIFY(settled(view));
+    QVERIFY(!view.violations().isEmpty());
+    QVERIFY(view.transformBar()->applied().isEmpty());
   }
 };
 

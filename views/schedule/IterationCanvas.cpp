@@ -1,5 +1,6 @@
 #include "schedule/IterationCanvas.h"
 
+#include <QContextMenuEvent>
 #include <QCoreApplication>
 #include <QMouseEvent>
 #include <QPainter>
@@ -27,8 +28,45 @@ void IterationCanvas::setPicture(const IterationSpace* space, const IterationSvg
   options_ = options;
   if (space_) options_.scale = iterationSvgScale(*space_, options);
   picture_ = std::move(picture);
+  base_ = layer_ = QImage();  // rendered again at the next paint
+  layerCount_ = 0;
   setMinimumSize(renderer() && renderer()->isValid() ? renderer()->defaultSize() * 0.8 : QSize(0, 0));
   update();
+}
+
+void IterationCanvas::setExecuted(const std::vector<int>* order, int current) {
+  executed_ = order;
+  current_ = current;
+  update();
+}
+
+double IterationCanvas::svgToWidget() const { return target().width() / renderer()->defaultSize().width(); }
+
+void IterationCanvas::ensureImages(const QRectF& t) {
+  const qreal dpr = devicePixelRatioF();
+  const QSize size = (t.size() * dpr).toSize();
+  if (base_.size() == size && !base_.isNull()) return;
+  base_ = QImage(size, QImage::Format_ARGB32_Premultiplied);
+  base_.setDevicePixelRatio(dpr);
+  base_.fill(Qt::transparent);
+  QPainter painter(&base_);
+  renderer()->render(&painter, QRectF(QPointF(0, 0), t.size()));
+  ++renders_;
+  layer_ = QImage();
+  layerCount_ = 0;
+}
+
+void IterationCanvas::paintExecutedDot(QPainter& painter, int dot, bool current) const {
+  const IterationDot& d = space_->dots[static_cast<size_t>(dot)];
+  const IterationStatement& st = space_->statements[d.statement];
+  const double k = svgToWidget();
+  const QPointF centre(d.x * options_.scale * k, (iterationSvgTop(options_) + d.y * options_.scale) * k);
+  const bool ringed = current || dot == options_.selectedDot || st.node == options_.highlightNode;
+  const QColor color(QString::fromStdString(st.color));
+  painter.setBrush(color);
+  painter.setPen(QPen(ringed ? QColor(Qt::black) : color, (ringed ? 3 : 1.5) * k));
+  const double r = space_->dotRadius * options_.scale * k;
+  painter.drawEllipse(centre, r, r);
 }
 
 QRectF IterationCanvas::target() const {
@@ -73,7 +111,33 @@ QPoint IterationCanvas::dotPosition(int dot) const {
 void IterationCanvas::paintEvent(QPaintEvent*) {
   QPainter painter(this);
   painter.fillRect(rect(), palette().color(QPalette::Base));
-  if (renderer() && renderer()->isValid()) renderer()->render(&painter, target());
+  const QRectF t = target();
+  if (!renderer() || !renderer()->isValid() || t.isEmpty()) return;
+  ensureImages(t);
+  if (!executed_ || !space_) {
+    painter.drawImage(t.topLeft(), base_);
+    return;
+  }
+  // Replay: the dots executed since the last paint are added to the cached layer; a reset starts it again.
+  const size_t count = executed_->size();
+  if (layer_.isNull() || layerCount_ > count) layer_ = base_, layerCount_ = 0;
+  if (layerCount_ < count) {
+    QPainter layer(&layer_);
+    layer.setRenderHint(QPainter::Antialiasing);
+    for (size_t i = layerCount_; i < count; ++i) paintExecutedDot(layer, (*executed_)[i], false);
+    layerCount_ = count;
+  }
+  painter.drawImage(t.topLeft(), layer_);
+  if (current_ >= 0) {
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.translate(t.topLeft());
+    paintExecutedDot(painter, current_, true);
+  }
+}
+
+void IterationCanvas::contextMenuEvent(QContextMenuEvent* event) {
+  const int dot = dotAt(event->pos());
+  if (dot >= 0) Q_EMIT dotMenuRequested(dot, event->globalPos());
 }
 
 void IterationCanvas::mousePressEvent(QMouseEvent* event) {

@@ -10,16 +10,25 @@
 // emits `dotDragged` with the distance in cells (the studio tries it as a shift). It never shrinks a picture below 80% (dense ones
 // scroll instead: the view puts it in a scroll area) (-1 for empty space); `dotPosition` is the inverse,
 // for tests and tooltips.
+//
+// Replay is incremental: the picture (drawn hollow, step 0) is rendered once into
+// an image at the widget's size, and the dots executed so far (`setExecuted`, in
+// order) are painted over it — each only once, onto a cached layer — with the
+// current one ringed. A step costs a few circles, not an SVG, at any size: the view
+// replays 6,000 instances without re-rendering the picture (`renderCount`). A right
+// click on a dot emits `dotMenuRequested` (the view offers transforms of its statement).
 #pragma once
 
 #ifndef Q_MOC_RUN  // moc cannot parse the C++20 library headers these pull in
 #include "iteration/IterationSpaceSvg.h"
 #endif
 
+#include <QImage>
 #include <QSvgRenderer>
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 namespace tempo::views {
 
@@ -43,26 +52,45 @@ public:
   const QByteArray& svg() const { return picture_.svg; }
   QPoint dotPosition(int dot) const;
   QSize sizeHint() const override { return {640, 360}; }
+  /// Replay: fill the dots of `order[0..count)` (the picture must be the hollow one) and ring
+  /// `current`; `order` must outlive the canvas' use of it. Null: the picture alone.
+  void setExecuted(const std::vector<int>* order, int current);
+  /// How many times the picture was rendered into an image (tests: replay steps render nothing).
+  int renderCount() const { return renders_; }
 
 Q_SIGNALS:
   void dotClicked(int dot);
   /// A dot was dragged by whole cells (x right, y up, as the axes count): a shift to try.
   void dotDragged(int dot, int cellsX, int cellsY);
+  /// A dot was right-clicked at `globalPos`.
+  void dotMenuRequested(int dot, const QPoint& globalPos);
 
 protected:
   void paintEvent(QPaintEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
   QRectF target() const;
+  double svgToWidget() const;  ///< widget pixels per SVG unit
   QPointF toLayout(const QPointF& widgetPos) const;
+  /// The picture's image at the current target size (rendered again only when that changes).
+  void ensureImages(const QRectF& target);
+  /// Paints dot `dot` filled (replay) with `painter`, whose origin is the picture's top left.
+  void paintExecutedDot(QPainter& painter, int dot, bool current) const;
 
   const tempo::IterationSpace* space_ = nullptr;
   tempo::IterationSvgOptions options_;
   IterationPicture picture_;
   int pressedDot_ = -1;  ///< the dot under the left button's press (-1: none), for a drag
+  QImage base_;          ///< the picture rendered at the target size
+  QImage layer_;         ///< base_ with the first layerCount_ executed dots filled
+  size_t layerCount_ = 0;
+  const std::vector<int>* executed_ = nullptr;
+  int current_ = -1;
+  int renders_ = 0;
   QSvgRenderer* renderer() const { return picture_.renderer.get(); }
 };
 

@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QFutureWatcher>
 #include <QListView>
+#include <QMenu>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QStyle>
@@ -20,6 +21,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <limits>
 
 namespace tempo::views {
 
@@ -117,7 +119,8 @@ IterationSpaceView::IterationSpaceView(QWidget* parent) : QWidget(parent) {
   timer_ = new QTimer(this);
   timer_->setInterval(250);
   connect(timer_, &QTimer::timeout, this, [this] {
-    step();
+    // Play takes about 80 ticks (20 s) whatever the size: a large space advances many instances per tick.
+    stepBy(playback_ ? std::max(1, playback_->stepCount() / 80) : 1);
     if (!playback_ || playback_->atEnd()) setPlaying(false);
   });
   connect(dimX_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
@@ -132,6 +135,36 @@ IterationSpaceView::IterationSpaceView(QWidget* parent) : QWidget(parent) {
   connect(play_, &QPushButton::toggled, this, &IterationSpaceView::setPlaying);
   connect(canvas_, &IterationCanvas::dotClicked, this, &IterationSpaceView::selectDot);
   connect(canvas_, &IterationCanvas::dotDragged, this, &IterationSpaceView::onDotDragged);
+  connect(canvas_, &IterationCanvas::dotMenuRequested, this, [this](int dot, const QPoint& at) {
+    QMenu menu(this);
+    menu.addSection(QString::fromStdString(space_->describeDot(dot)));
+    for (const QString& transform : dotTransforms(dot))
+      menu.addAction(transform, this, [this, transform] { Q_EMIT transformRequested(transform); });
+    menu.exec(at);
+  });
+}
+
+QStringList IterationSpaceView::dotTransforms(int dot) const {
+  if (!space_ || dot < 0 || static_cast<size_t>(dot) >= space_->dots.size()) return {};
+  const IterationStatement& st = space_->statements[space_->dots[static_cast<size_t>(dot)].statement];
+  auto has = [&](const std::string& d) { return !d.empty() && std::find(st.domain.begin(), st.domain.end(), d) != st.domain.end(); };
+  const QString node = QLatin1Char('%') + QString::number(st.node);
+  const QString x = QString::fromStdString(space_->dimX), y = QString::fromStdString(space_->dimY);
+  QStringList out;
+  // Nest transforms first (every statement with both dimensions), then this statement's own.
+  if (has(space_->dimX) && has(space_->dimY)) {
+    out << QStringLiteral("interchange %1, %2").arg(x, y) << QStringLiteral("skew %1 by %2").arg(x, y)
+        << QStringLiteral("skew %1 by %2").arg(y, x);
+    out << QStringLiteral("interchange %1, %2 in ").arg(x, y) + node;
+  }
+  for (const std::string& d : {space_->dimX, space_->dimY}) {
+    if (!has(d)) continue;
+    const QString dim = QString::fromStdString(d);
+    out << QStringLiteral("reverse %1 in ").arg(dim) + node;
+    for (int by : {1, -1})  // one arg() per piece: the node's '%' is not a place marker
+      out << QStringLiteral("shift ") + node + QStringLiteral(" by %1 along %2").arg(by).arg(dim);
+  }
+  return out;
 }
 
 void IterationSpaceView::onDotDragged(int dot, int cellsX, int cellsY) {
@@ -334,6 +367,10 @@ void IterationSpaceView::rebuild() {
 }
 
 void IterationSpaceView::install(Built built) {
+  setPlaying(false);
+  replaying_ = pictureHollow_ = false;  // a new space shows its whole order (the picture was drawn so)
+  executed_.clear();
+  canvas_->setExecuted(nullptr, -1);
   space_ = std::move(built.space);
   info_->setText(built.info);
   if (!space_) return redraw();
@@ -345,10 +382,28 @@ void IterationSpaceView::install(Built built) {
 }
 
 void IterationSpaceView::redraw() {
-  options_.step = replaying_ && playback_ ? playback_->stepsTaken() : -1;
+  // Replaying: the picture is drawn hollow once; the canvas fills the executed dots over it.
+  options_.step = replaying_ ? 0 : -1;
   canvas_->setPicture(space_.get(), options_, space_ ? drawIterationPicture(*space_, options_) : IterationPicture{});
+  pictureHollow_ = replaying_;
+  showReplay();
+}
+
+void IterationSpaceView::showReplay() {
+  if (replaying_ && !pictureHollow_) return redraw();
+  canvas_->setExecuted(replaying_ && space_ ? &executed_ : nullptr, replaying_ && playback_ ? playback_->currentDot() : -1);
   stepLabel_->setText(stepText());
   showEvents();
+}
+
+void IterationSpaceView::startReplay() {
+  replaying_ = true;
+  playback_->reset();
+  executed_.clear();
+}
+
+void IterationSpaceView::advance(int steps) {
+  for (int i = 0; i < steps && playback_->step(); ++i) executed_.push_back(playback_->currentDot());
 }
 
 QString IterationSpaceView::stepText() const {
@@ -373,31 +428,28 @@ QString IterationSpaceView::infoText() const { return info_->text(); }
 
 QStringList IterationSpaceView::eventLines() const { return events_->stringList(); }
 
-void IterationSpaceView::step() {
+void IterationSpaceView::step() { stepBy(1); }
+
+void IterationSpaceView::stepBy(int steps) {
   if (!playback_) return;
-  if (!replaying_) {
-    replaying_ = true;
-    playback_->reset();
-  }
-  playback_->step();
-  redraw();
+  if (!replaying_) startReplay();
+  advance(steps);
+  showReplay();
 }
 
 void IterationSpaceView::reset() {
   if (!playback_) return;
   setPlaying(false);
-  replaying_ = true;
-  playback_->reset();
-  redraw();
+  startReplay();
+  showReplay();
 }
 
 void IterationSpaceView::finish() {
   if (!playback_) return;
   setPlaying(false);
-  if (!replaying_) playback_->reset();
-  replaying_ = true;
-  playback_->finish();
-  redraw();
+  if (!replaying_) startReplay();
+  advance(std::numeric_limits<int>::max());
+  showReplay();
 }
 
 void IterationSpaceView::setPlaying(bool playing) {

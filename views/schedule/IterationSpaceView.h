@@ -17,7 +17,9 @@
 // so it is exactly what `tempo schedule --iteration-space` draws. A new
 // schedule, dimension or bound rebuilds the model, its picture and its
 // memory list in the background (isBuilding, spaceReady); replay steps
-// redraw on the UI thread.
+// only paint the dots they execute over the picture (IterationCanvas), so
+// replaying 6,000 instances stays smooth. A right click on a dot offers
+// the transforms of its statement (`dotTransforms`) and tries the one picked.
 #pragma once
 
 #ifndef Q_MOC_RUN  // moc cannot parse the C++20 library headers these pull in
@@ -70,11 +72,16 @@ public:
   QString stepText() const;
   QStringList eventLines() const;
   IterationCanvas* canvas() const { return canvas_; }
+  /// The transforms a right click on `dot` offers (ScheduleTransform text): interchange and
+  /// skew of the two axes when its statement has both, then reverse and shift by ±1 of it.
+  QStringList dotTransforms(int dot) const;
   /// The most instances the view draws.
   static constexpr int64_t kMaxDots = 6000;
 
 public Q_SLOTS:
   void step();
+  /// Replays `steps` more instances (Play takes many at a time on a large space).
+  void stepBy(int steps);
   void reset();
   void finish();
   void setPlaying(bool playing);
@@ -94,7 +101,12 @@ private:
   /// Builds the space, its picture and memory list in the background; install() shows them.
   void rebuild();
   void install(Built built);
+  /// Draws the picture again (the whole order, or hollow while replaying), then the replay.
   void redraw();
+  /// Shows the replay's state over the picture: no SVG is drawn for a step.
+  void showReplay();
+  void startReplay();
+  void advance(int steps);
   void showEvents();
 
   std::shared_ptr<const tempo::CompiledProgram> program_;
@@ -102,6 +114,8 @@ private:
   std::optional<tempo::IterationPlayback> playback_;
   tempo::IterationSvgOptions options_;
   bool replaying_ = false;  ///< false: every dot filled (the whole order)
+  bool pictureHollow_ = false;  ///< the canvas' picture is the one drawn for replay (step 0)
+  std::vector<int> executed_;   ///< the dots replayed so far, in order
   int generation_ = 0;      ///< of the latest rebuild request
   int building_ = 0;        ///< rebuilds running
 
