@@ -142,6 +142,34 @@ TEST(ScheduleCommand, AnIllegalTransformNamesTheDependenceAndExitsOne) {
   EXPECT_NE(r.err.find("rnn.tpo:17:30"), std::string::npos) << r.err;
 }
 
+// The drags of the studio's ScheduleTransformViewTest (dragsOnTheRnnAndAttentionExamples), given
+// as text to the optimised program the studio shows: h one step later breaks its reader at t + 1;
+// out h's per-sequence reshape one step later is legal; k after the growing window reads it is
+// illegal, k one step early legal.
+TEST(ScheduleCommand, DragsOfTheStudioTests) {
+  struct Case {
+    const char* program;
+    const char* transform;
+    const char* broken;  // nullptr: legal
+    const char* count = "";
+  };
+  const Case cases[] = {{"rnn.tpo", "shift %4 by 1 along t", "%9 (matmul) reads %4[t - 1] at ", "it breaks 2 dependences"},
+                        {"rnn.tpo", "shift %21 by 1 along t", nullptr},
+                        {"attention_causal.tpo", "shift %5 by 1 along t", "%9 (matmul) reads %5[0:t + 1] at ",
+                         "it breaks 1 dependence\n"},
+                        {"attention_causal.tpo", "shift %5 by -1 along t", nullptr}};
+  for (const Case& c : cases) {
+    CliResult r = tempo({"schedule", example(c.program), "--optimized", "--transform", c.transform});
+    if (!c.broken) {
+      EXPECT_EQ(r.code, 0) << c.transform << "\n" << r.err;
+      continue;
+    }
+    EXPECT_EQ(r.code, kExitProgramErrors) << c.transform;
+    EXPECT_NE(r.err.find(c.count), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(c.broken), std::string::npos) << r.err;
+  }
+}
+
 TEST(ScheduleCommand, BadTransformTextIsAUsageError) {
   CliResult r = tempo({"schedule", example("rnn.tpo"), "--transform", "interchange t"});
   EXPECT_EQ(r.code, kExitUsage);

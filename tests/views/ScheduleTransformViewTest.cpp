@@ -11,6 +11,7 @@
 #include "support/WavefrontProgram.h"
 
 #include <QContextMenuEvent>
+#include <functional>
 #include <QLineEdit>
 #include <QMenu>
 #include <QSignalSpy>
@@ -24,6 +25,12 @@ namespace {
 
 std::shared_ptr<const FrontendResult> wavefront() {
   auto r = std::make_shared<FrontendResult>(compileSource(tempo::testing::kWavefrontProgram, "wavefront.tpo", "."));
+  if (!r->ok()) qFatal("%s", r->renderedDiagnostics().c_str());
+  return r;
+}
+
+std::shared_ptr<const FrontendResult> example(const char* name) {
+  auto r = std::make_shared<FrontendResult>(compileFile(std::string(TEMPO_SOURCE_DIR "/resources/examples/") + name));
   if (!r->ok()) qFatal("%s", r->renderedDiagnostics().c_str());
   return r;
 }
@@ -113,6 +120,62 @@ private Q_SLOTS:
     QCOMPARE(tries.count(), 1);
     QCOMPARE(tries.at(0).at(1).toString(), QStringLiteral("shift %") + QString::number(a) + QStringLiteral(" by 1 along j"));
     QVERIFY(settled(view));
+  }
+
+  // The studio's drags on the RNN and causal attention examples, one legal and one illegal each;
+  // tests/cli/ScheduleCommandTest.cpp (DragsOfTheStudioTests) gives the same transforms to the CLI.
+  void dragsOnTheRnnAndAttentionExamples() {
+    struct Drag {
+      const char* program;
+      std::function<bool(const Node&, size_t)> statement;  // which statement's dot (node, its domain size)
+      std::vector<int64_t> from, to;                           // its points, in its domain's order
+      const char* broken;                                      // "" for a legal drag, else what the status names
+      int count = 0;                                           // broken dependences
+    };
+    auto named = [](const char* name) { return [name](const Node& n, size_t) { return n.name == name; }; };
+    auto pointReshape = [](const Node& n, size_t dims) { return n.op == OpKind::Reshape && dims == 2; };
+    const Drag drags[] = {
+        {"rnn.tpo", named("h"), {1}, {2}, "(matmul) reads %H[t - 1]", 2},  // h after its readers at t+1 and t
+        {"rnn.tpo", pointReshape, {0, 0}, {0, 1}, ""},                   // out h's per-sequence reshape, a step later
+        {"attention_causal.tpo", named("k"), {0}, {1}, "(matmul) reads %H[0:t + 1]", 1},  // k after the window reads it
+        {"attention_causal.tpo", named("k"), {1}, {0}, ""},                             // k a step early
+    };
+    ScheduleView view;
+    view.resize(1000, 900);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    for (const Drag& drag : drags) {
+      view.transformBar()->reset();
+      view.setProgram(example(drag.program));
+      QVERIFY(settled(view));
+      IterationSpaceView* space = view.iterationView();
+      space->setDimensions(QStringLiteral("t"), QStringLiteral("b"));
+      QVERIFY(QTest::qWaitFor([&] { return !space->isBuilding() && space->space() && space->space()->dimX == "t"; }, 60000));
+      const IterationSpace& s = *space->space();
+      NodeId node = -1;
+      for (const IterationStatement& st : s.statements)
+        if (drag.statement(view.compiled()->graph.node(st.node), st.domain.size())) node = st.node;
+      QVERIFY2(node >= 0, drag.program);
+      const int from = s.findDot(node, drag.from), to = s.findDot(node, drag.to);
+      QVERIFY(from >= 0 && to >= 0);
+      IterationCanvas* canvas = space->canvas();
+      QTest::mousePress(canvas, Qt::LeftButton, {}, canvas->dotPosition(from));
+      QTest::mouseRelease(canvas, Qt::LeftButton, {}, canvas->dotPosition(to));
+      QVERIFY(settled(view));
+      const QString id = QStringLiteral("%") + QString::number(node);
+      const QString shift = QStringLiteral("shift ") + id + QStringLiteral(" by %1 along t").arg(drag.to[drag.to.size() - 1] - drag.from[drag.from.size() - 1]);
+      if (*drag.broken == '\0') {
+        QVERIFY2(view.violations().isEmpty(), qPrintable(view.violations().join('\n')));
+        QCOMPARE(view.transformBar()->applied(), QStringList{shift});
+        QCOMPARE(space->space()->brokenArrows(), 0);
+      } else {
+        QVERIFY(view.transformBar()->applied().isEmpty());
+        QCOMPARE(view.violations().size(), drag.count);
+        QVERIFY2(view.violations().join('\n').contains(QString::fromLatin1(drag.broken).replace(QStringLiteral("%H"), id)),
+                 qPrintable(view.violations().join('\n')));
+        QVERIFY(space->space()->brokenArrows() > 0);
+      }
+    }
   }
 
   void aRightClickOffersTheStatementsTransforms() {
