@@ -71,7 +71,9 @@ int main(int argc, char** argv) {
     window.showView(QStringLiteral("lessons"));
   }
   if (!options->view.isEmpty()) window.showView(options->view);
-  if (options->engine == QLatin1String("compiled")) window.runPanel()->setEngine(tempo::views::Engine::Compiled);
+  if (!options->engine.isEmpty())
+    window.runPanel()->setEngine(options->engine == QLatin1String("compiled") ? tempo::views::Engine::Compiled
+                                                                               : tempo::views::Engine::Reference);
   window.show();
   if (options->quitAfterMs >= 0) QTimer::singleShot(options->quitAfterMs, &app, [&window] { window.close(); });
   Q_UNUSED(task);

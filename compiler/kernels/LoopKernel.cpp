@@ -50,7 +50,9 @@ std::optional<LoopStatementForm> formOf(const Graph& g, const Kernel& k, const s
         case OpKind::Expand:
         case OpKind::Cat: return LoopStatementForm::Copy;
         case OpKind::Gather:
-        case OpKind::ScatterAdd: why = "no native form yet: an indexed read (" + std::string(opName(k.op)) + ")"; return std::nullopt;
+        case OpKind::ScatterAdd:
+        case OpKind::TakeAlong:
+        case OpKind::ScatterAlongAdd: why = "no native form yet: an indexed read (" + std::string(opName(k.op)) + ")"; return std::nullopt;
         default: why = "no native form yet: " + std::string(opName(k.op)) + " (" + k.reason + ")"; return std::nullopt;
       }
     case KernelKind::Runtime:

@@ -168,7 +168,15 @@ void batchNode(Graph& g, NodeId id, const IndexExpr& batch, const TensorType& un
       break;
     case OpClass::Merge: batcher.expandAll(); break;
     case OpClass::Source: throw std::logic_error("vectorisation: a source has no batched form");
-    case OpClass::Indexed: throw std::logic_error("vectorisation: a gather, scatter-add or argtopk has no batched form");
+    case OpClass::Indexed:
+      // One id per position of a row (take_along, scatter_along_add) and argtopk batch behind a
+      // leading axis like a reduction; gather's and scatter_add's ids pick whole slices and do not.
+      if (n.op == OpKind::Gather || n.op == OpKind::ScatterAdd)
+        throw std::logic_error("vectorisation: a gather or scatter-add has no batched form");
+      batcher.expandAll();
+      ++a.axis;
+      if (n.op == OpKind::ScatterAlongAdd) a.shape.insert(a.shape.begin(), batch);
+      break;
   }
   change.rewritten.insert(id);
   TensorType want = unbatched;

@@ -28,7 +28,8 @@ std::string nodeRef(const Node& n) { return "%" + std::to_string(n.id) + (n.name
 /// Why `n` cannot batch `dim` by itself (its own type, attributes and reads), or "".
 std::string localRefusal(const Graph& g, const Node& n, const std::string& dim) {
   if (opClass(n.op) == OpClass::Source) return "a source keeps its domain (its array is indexed by it)";
-  if (opClass(n.op) == OpClass::Indexed) return "a gather, scatter-add or argtopk keeps its domain (no batched form yet)";
+  if (n.op == OpKind::Gather || n.op == OpKind::ScatterAdd)
+    return "a gather or scatter-add keeps its domain (its ids pick whole slices: no batched form yet)";
   for (const IndexExpr& s : n.type.shape)
     if (s.dependsOn(dim)) return "its shape " + n.type.shapeStr() + " depends on " + dim;
   const OpAttrs& a = n.attrs;

@@ -141,9 +141,19 @@ std::optional<NodeId> reduceGradient(RuleInputs& r) {
 
 /// gather(x, ids): the gradient's slices added into zeros of x's shape at the ids (a
 /// repeated id accumulates); scatter_add(ids, g): the gradient gathered back at the ids.
+/// take_along and scatter_along_add pair up the same way, one id per position of a row.
 std::optional<NodeId> indexedGradient(RuleInputs& r, int slot) {
   OpAttrs at;
   at.axis = r.c.attrs.axis;
+  if (r.c.op == OpKind::TakeAlong) {
+    if (slot != 0) return std::nullopt;
+    at.shape = r.inType(0).shape;
+    return r.b.op(OpKind::ScatterAlongAdd, {AdjointInput::at(r.in(1)), AdjointInput::at(r.grad)}, at);
+  }
+  if (r.c.op == OpKind::ScatterAlongAdd) {
+    if (slot != 1) return std::nullopt;
+    return r.b.op(OpKind::TakeAlong, {AdjointInput::at(r.grad), AdjointInput::at(r.in(0))}, at);
+  }
   if (r.c.op == OpKind::Gather) {
     if (slot != 0) return std::nullopt;
     at.shape = r.inType(0).shape;

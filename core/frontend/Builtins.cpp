@@ -198,8 +198,8 @@ Value argmaxFn(CallArgs& a) {
 
 /// argtopk(x, k, dim=-1) and topk(x, k, dim=-1): the i64 positions of the k largest values
 /// along one axis, largest first (ties: the lower position first; a NaN counts as the
-/// largest), and those values. topk is gather(x, argtopk(x, k)), so its gradient is
-/// gather's; a gather picks slices, not one position per row, so topk takes a 1-D x.
+/// largest), and those values: take_along(x, argtopk(x, k, dim), dim), so its gradient is
+/// take_along's (gather's for a 1-D x, where the two agree).
 Value topkFn(CallArgs& a, bool values) {
   const std::string name = values ? "topk" : "argtopk";
   if (!a.expect(2, 2, {"dim"})) return Value::error(a.range);
@@ -207,9 +207,6 @@ Value topkFn(CallArgs& a, bool values) {
   if (x.isError()) return x;
   if (x.isAdaptive() || x.type.rank() == 0) return a.fail(name + "() needs a tensor with at least one dimension");
   if (x.type.dtype == DType::Bool) return a.fail(name + "() needs numbers, not " + x.type.str() + " (cast first)");
-  if (values && x.type.rank() != 1)
-    return a.fail("topk() takes a 1-D tensor, not " + x.type.str() +
-                  " (its values would need a gather per row); argtopk() works at any rank");
   auto k = foldConstant(a.low.context(), *a.call.args[1]);
   if (!k) return Value::error(a.range);
   if (!k->isInt || k->value < 1) {
@@ -231,7 +228,38 @@ Value topkFn(CallArgs& a, bool values) {
   if (!values) return ids;
   OpAttrs along;
   along.axis = *axis;
-  return a.low.makeOp(OpKind::Gather, along, {x, ids}, a.range);
+  return a.low.makeOp(x.type.rank() == 1 ? OpKind::Gather : OpKind::TakeAlong, along, {x, ids}, a.range);
+}
+
+/// take_along(x, ids, dim=-1): per row, x at the integer ids along `dim` (NumPy's
+/// take_along_axis, torch.gather): ids has x's rank and sizes except along `dim`, and the
+/// result has ids's shape.
+Value takeAlongFn(CallArgs& a) {
+  if (!a.expect(2, 2, {"dim"})) return Value::error(a.range);
+  Value x = a.arg(0), ids = a.arg(1);
+  if (x.isError() || ids.isError()) return Value::error(a.range);
+  if (x.isAdaptive() || x.type.rank() == 0) {
+    a.low.context().error(a.call.args[0]->range, "take_along() needs a tensor with at least one dimension to pick from");
+    return Value::error(a.range);
+  }
+  if (ids.isAdaptive() || (ids.type.dtype != DType::I32 && ids.type.dtype != DType::I64)) {
+    a.low.context().error(a.call.args[1]->range, "take_along() needs integer ids (i32 or i64), not " +
+                                                     (ids.isAdaptive() ? std::string("a number") : ids.type.str()) +
+                                                     " (cast them first)");
+    return Value::error(a.range);
+  }
+  auto axis = oneAxis(a, x, -1);
+  if (!axis) return Value::error(a.range);
+  bool fits = ids.type.rank() == x.type.rank();
+  for (int64_t d = 0; fits && d < x.type.rank(); ++d) fits = d == *axis || ids.type.shape[d] == x.type.shape[d];
+  if (!fits) {
+    a.low.context().error(a.call.args[1]->range, "take_along() needs ids of " + x.type.str() + "'s shape except along dim " +
+                                                     std::to_string(*axis) + ", not " + ids.type.str());
+    return Value::error(a.range);
+  }
+  OpAttrs attrs;
+  attrs.axis = *axis;
+  return a.low.makeOp(OpKind::TakeAlong, attrs, {x, ids}, a.range);
 }
 
 /// gather(x, ids, dim=0): x's slices along `dim` at the integer ids (NumPy's take):
@@ -443,6 +471,7 @@ const std::map<std::string, Handler>& table() {
       {"max", [](CallArgs& a) { return reduction(a, "max"); }},
       {"argmax", argmaxFn},
       {"gather", gatherFn},
+      {"take_along", takeAlongFn},
       {"topk", [](CallArgs& a) { return topkFn(a, true); }},
       {"argtopk", [](CallArgs& a) { return topkFn(a, false); }},
       {"min", minFn},

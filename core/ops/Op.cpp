@@ -65,6 +65,8 @@ constexpr std::array kOps = {
     OpInfo{OpKind::Fused, "fused", OpClass::Fused, -1},
     OpInfo{OpKind::Gather, "gather", OpClass::Indexed, 2},
     OpInfo{OpKind::ScatterAdd, "scatter_add", OpClass::Indexed, 2},
+    OpInfo{OpKind::TakeAlong, "take_along", OpClass::Indexed, 2},
+    OpInfo{OpKind::ScatterAlongAdd, "scatter_along_add", OpClass::Indexed, 2},
     OpInfo{OpKind::ArgTopK, "argtopk", OpClass::Indexed, 1},
 };
 
@@ -152,7 +154,8 @@ std::string attrsString(OpKind op, const OpAttrs& a) {
     case OpKind::Slice:
       return "axis=" + std::to_string(a.axis) + ", start=" + a.start.str() + ", stop=" + a.stop.str();
     case OpKind::Cat:
-    case OpKind::Gather: return "axis=" + std::to_string(a.axis);
+    case OpKind::Gather:
+    case OpKind::TakeAlong: return "axis=" + std::to_string(a.axis);
     case OpKind::ArgTopK: return "axis=" + std::to_string(a.axis) + ", k=" + std::to_string(a.k);
     case OpKind::Fused: {
       std::string s = "from=(";
@@ -165,8 +168,10 @@ std::string attrsString(OpKind op, const OpAttrs& a) {
              (!a.permA.empty() && !a.permB.empty() ? ", " : "") + (a.permB.empty() ? "" : "perm_b=" + joinInts(a.permB));
     case OpKind::Reshape:
     case OpKind::Expand:
-    case OpKind::ScatterAdd: {
-      std::string s = op == OpKind::ScatterAdd ? "axis=" + std::to_string(a.axis) + ", shape=(" : "shape=(";
+    case OpKind::ScatterAdd:
+    case OpKind::ScatterAlongAdd: {
+      std::string s = op == OpKind::ScatterAdd || op == OpKind::ScatterAlongAdd ? "axis=" + std::to_string(a.axis) + ", shape=("
+                                                                                 : "shape=(";
       for (size_t i = 0; i < a.shape.size(); ++i) s += (i ? ", " : "") + a.shape[i].str();
       return s + ")" + (op == OpKind::Expand && a.view ? ", view" : "");
     }

@@ -49,10 +49,13 @@ enum class OpKind {
   Fused,          ///< a chain of elementwise ops run as one: attrs.program over its inputs (FusedProgram.h)
   Gather,         ///< (x, ids): x's slices at the integer ids along attrs.axis, NumPy's take
   ScatterAdd,     ///< (ids, g): zeros of attrs.shape, g's slices added at the ids along attrs.axis (gather's adjoint)
+  TakeAlong,      ///< (x, ids): per row, x at the integer ids along attrs.axis; ids has x's shape but along the axis (NumPy's take_along_axis, torch.gather)
+  ScatterAlongAdd,  ///< (ids, g): zeros of attrs.shape, each g added at its row's id along attrs.axis (take_along's adjoint)
   ArgTopK,        ///< i64: the indices of the attrs.k largest values along attrs.axis, largest first (ties: lower index first; a NaN counts as the largest)
 };
 
-/// Indexed: ops whose integer operand picks positions of another (gather, scatter_add), or that
+/// Indexed: ops whose integer operand picks positions of another (gather, scatter_add,
+/// take_along, scatter_along_add), or that
 /// give such positions (argtopk).
 enum class OpClass { Source, Unary, Binary, Ternary, Cast, MatMul, Reduce, Movement, Identity, Merge, Fused, Indexed };
 

@@ -246,6 +246,30 @@ TypeResult scatterAdd(const OpAttrs& attrs, const TensorType& ids, const TensorT
   return TensorType{g.dtype, attrs.shape};
 }
 
+/// take_along(x, ids): ids has x's rank and x's sizes but along the axis; the result has ids's shape.
+std::optional<std::string> alongMismatch(const char* op, const std::vector<IndexExpr>& x, int64_t axis, const TensorType& ids) {
+  if (ids.dtype != DType::I32 && ids.dtype != DType::I64) return std::string(op) + ": ids must be integers, not " + ids.str();
+  if (axis < 0 || axis >= static_cast<int64_t>(x.size())) return std::string(op) + ": axis " + std::to_string(axis) + " is out of range";
+  if (ids.shape.size() != x.size())
+    return std::string(op) + ": ids " + ids.str() + " must have the rank of " + shapeStr(x);
+  for (size_t d = 0; d < x.size(); ++d)
+    if (static_cast<int64_t>(d) != axis && !(ids.shape[d] == x[d]))
+      return std::string(op) + ": ids " + ids.str() + " differ from " + shapeStr(x) + " along axis " + std::to_string(d) +
+             " (only axis " + std::to_string(axis) + " may differ)";
+  return std::nullopt;
+}
+
+TypeResult takeAlong(const OpAttrs& attrs, const TensorType& x, const TensorType& ids) {
+  if (auto why = alongMismatch("take_along", x.shape, attrs.axis, ids)) return *why;
+  return TensorType{x.dtype, ids.shape};
+}
+
+TypeResult scatterAlongAdd(const OpAttrs& attrs, const TensorType& ids, const TensorType& g) {
+  if (auto why = alongMismatch("scatter_along_add", attrs.shape, attrs.axis, ids)) return *why;
+  if (!(g.shape == ids.shape)) return "scatter_along_add: " + g.str() + " is not the shape of the ids " + ids.str();
+  return TensorType{g.dtype, attrs.shape};
+}
+
 /// i64 positions: x's shape with K along the axis (K must fit an axis of constant size).
 TypeResult argTopK(const OpAttrs& attrs, const TensorType& x) {
   if (attrs.axis < 0 || attrs.axis >= x.rank())
@@ -293,6 +317,8 @@ TypeResult inferType(OpKind op, const OpAttrs& attrs, const std::vector<TensorTy
       break;
     case OpClass::Indexed:
       if (op == OpKind::ArgTopK) return argTopK(attrs, in[0]);
+      if (op == OpKind::TakeAlong) return takeAlong(attrs, in[0], in[1]);
+      if (op == OpKind::ScatterAlongAdd) return scatterAlongAdd(attrs, in[0], in[1]);
       return op == OpKind::Gather ? gather(attrs, in[0], in[1]) : scatterAdd(attrs, in[0], in[1]);
   }
   return std::string("unknown op");

@@ -25,6 +25,8 @@ Tensor evalSlice(const Tensor& x, int64_t axis, int64_t start, int64_t stop);
 Tensor evalCat(const std::vector<Tensor>& parts, int64_t axis);
 Tensor evalGather(const Tensor& x, const Tensor& ids, int64_t axis);
 Tensor evalScatterAdd(const Tensor& ids, const Tensor& g, int64_t axis, const std::vector<int64_t>& outShape);
+Tensor evalTakeAlong(const Tensor& x, const Tensor& ids, int64_t axis);
+Tensor evalScatterAlongAdd(const Tensor& ids, const Tensor& g, int64_t axis, const std::vector<int64_t>& outShape);
 /// The positions of the k largest values along `axis`, largest first (ReferenceTopK.cpp).
 Tensor evalArgTopK(const Tensor& x, int64_t axis, int64_t k);
 /// A fused node's program, step by step with the kernels above (ReferenceFused.cpp).

@@ -1,4 +1,6 @@
-// Reference gather and scatter_add along one axis (NumPy's take and its adjoint).
+// Reference gather and scatter_add along one axis (NumPy's take and its adjoint), and
+// take_along and scatter_along_add (NumPy's take_along_axis, torch.gather, and its adjoint:
+// one id per position of each row).
 // x of shape [pre..., n, post...] and ids of any shape give [pre..., ids..., post...];
 // an id outside [0, n) is an error naming it. scatter_add adds g's slices into zeros at
 // the ids in increasing flat order of the ids (a repeated id accumulates; float sums in
@@ -90,6 +92,64 @@ Tensor evalScatterAdd(const Tensor& ids, const Tensor& g, int64_t axis, const st
         for (int64_t k = 0; k < count; ++k)
           for (int64_t i = 0; i < s.inner; ++i)
             acc[static_cast<size_t>((o * s.along + picked[k]) * s.inner + i)] += Acc(from[(o * count + k) * s.inner + i]);
+      T* o = out.data<T>();
+      for (size_t i = 0; i < acc.size(); ++i) o[i] = static_cast<T>(acc[i]);
+    }
+  });
+  return out;
+}
+
+namespace {
+
+/// take_along's operands: ids with x's rank and sizes except along `axis` (ExecError-free: invalid_argument).
+void checkAlong(OpKind op, const std::vector<int64_t>& x, const Tensor& ids, int64_t axis) {
+  checkAxis(op, axis, x.size());
+  bool fits = ids.shape().size() == x.size();
+  for (size_t d = 0; fits && d < x.size(); ++d) fits = static_cast<int64_t>(d) == axis || ids.shape()[d] == x[d];
+  if (!fits) throw std::invalid_argument(errorPrefix(op) + "the ids' shape differs from the tensor's outside axis " + std::to_string(axis));
+}
+
+}  // namespace
+
+Tensor evalTakeAlong(const Tensor& x, const Tensor& ids, int64_t axis) {
+  checkAlong(OpKind::TakeAlong, x.shape(), ids, axis);
+  const AxisSplit s = splitAt(x.shape(), axis), picks = splitAt(ids.shape(), axis);
+  const std::vector<int64_t> picked = checkedIds(OpKind::TakeAlong, ids, s.along);
+  const Tensor in = x.contiguous();
+  Tensor out(x.dtype(), ids.shape());
+  const size_t width = dtypeSize(x.dtype());
+  const auto* from = reinterpret_cast<const std::byte*>(in.raw());
+  auto* to = reinterpret_cast<std::byte*>(out.raw());
+  for (int64_t o = 0; o < s.outer; ++o)
+    for (int64_t j = 0; j < picks.along; ++j)
+      for (int64_t i = 0; i < s.inner; ++i) {
+        const int64_t at = (o * picks.along + j) * s.inner + i;
+        std::copy_n(from + ((o * s.along + picked[static_cast<size_t>(at)]) * s.inner + i) * width, width, to + at * width);
+      }
+  return out;
+}
+
+Tensor evalScatterAlongAdd(const Tensor& ids, const Tensor& g, int64_t axis, const std::vector<int64_t>& outShape) {
+  checkAlong(OpKind::ScatterAlongAdd, outShape, ids, axis);
+  if (g.shape() != ids.shape())
+    throw std::invalid_argument(errorPrefix(OpKind::ScatterAlongAdd) + "the added values' shape is not the ids'");
+  const AxisSplit s = splitAt(outShape, axis), picks = splitAt(ids.shape(), axis);
+  const std::vector<int64_t> picked = checkedIds(OpKind::ScatterAlongAdd, ids, s.along);
+  Tensor out(g.dtype(), outShape);
+  const Tensor in = g.contiguous();
+  visitDType(g.dtype(), [&]<class T>() {
+    if constexpr (std::is_same_v<T, bool>) {
+      throw std::invalid_argument(errorPrefix(OpKind::ScatterAlongAdd) + "not defined on bool");
+    } else {
+      using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+      std::vector<Acc> acc(static_cast<size_t>(out.numel()), Acc(0));
+      const T* from = in.data<T>();
+      for (int64_t o = 0; o < s.outer; ++o)
+        for (int64_t j = 0; j < picks.along; ++j)
+          for (int64_t i = 0; i < s.inner; ++i) {
+            const int64_t at = (o * picks.along + j) * s.inner + i;
+            acc[static_cast<size_t>((o * s.along + picked[static_cast<size_t>(at)]) * s.inner + i)] += Acc(from[at]);
+          }
       T* o = out.data<T>();
       for (size_t i = 0; i < acc.size(); ++i) o[i] = static_cast<T>(acc[i]);
     }

@@ -52,6 +52,8 @@ Tensor compute(OpKind op, const OpAttrs& attrs, const std::vector<Tensor>& in, D
     case OpClass::Fused: return evalFused(attrs.program, in);
     case OpClass::Indexed:
       if (op == OpKind::ArgTopK) return evalArgTopK(in[0], attrs.axis, attrs.k);
+      if (op == OpKind::TakeAlong) return evalTakeAlong(in[0], in[1], attrs.axis);
+      if (op == OpKind::ScatterAlongAdd) return evalScatterAlongAdd(in[0], in[1], attrs.axis, outShape);
       return op == OpKind::Gather ? evalGather(in[0], in[1], attrs.axis) : evalScatterAdd(in[0], in[1], attrs.axis, outShape);
     case OpClass::Movement: break;
     case OpClass::Source:

@@ -249,6 +249,21 @@ TEST(AutodiffGather, EmbeddingsAndColumnsMatchFiniteDifferences) {
       "loss", {"E"}, "gather");
 }
 
+// take_along's gradient is a scatter_along_add: topk of a matrix's rows (per row, the two
+// largest), a take_along with a repeated id in a row, and one whose ids vary with t.
+TEST(AutodiffTakeAlong, TopkOfRowsMatchesFiniteDifferences) {
+  expectGradientsMatchFiniteDifferences(
+      "dim t < T\nset T = 3\nconst V = 5\n"
+      "param W : f64[3, V] = normal(seed=1)\n"
+      "input x : f64[3] over (t) = normal(seed=2)\n"
+      "input tok : i64[] over (t) = hash(key=3, scale=2.0)\n"
+      "logits = reshape(x, (3, 1)) * W\n"
+      "ids = expand(reshape(cast(abs(tok), i64), (1, 1)), (3, 2))\n"
+      "out loss = sum(topk(logits, 2) * topk(logits, 2)) + sum(take_along(logits, ids, dim=1)) + "
+      "sum(take_along(W, expand(reshape(cast(abs(tok), i64), (1, 1)), (1, V)) * 0 + 1, dim=0))\n",
+      "loss", {"W"}, "take_along");
+}
+
 TEST(AutodiffRnn, BackpropagationThroughTimeMatchesFiniteDifferences) {
   const std::string rnn =
       "dim b < B\ndim t < T\nset B = 2, T = 4\nconst IN = 3, H = 2\n"

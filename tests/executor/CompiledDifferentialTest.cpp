@@ -253,6 +253,30 @@ out g = grad(loss, E)
 )", "gather.tpo", ".", true, 3);
 }
 
+// take_along: topk of a matrix's rows over (b, t) (vectorisation batches b behind a leading
+// axis), ids of the rows' own argtopk fed back into a recurrence, and the gradient (a
+// scatter_along_add).
+TEST(CompiledDifferential, TakeAlongMatchesTheReference) {
+  checkProgram(R"(
+dim b < B
+dim t < T
+set B = 3, T = 5
+const V = 6
+input x : f32[2, V] over (b, t) = normal(seed=1)
+param W : f32[V, V] = normal(seed=2, std=0.5)
+logits = x @ W
+best = argtopk(logits, 3)
+top = topk(logits, 3)
+h : f32[2, 3] over (b, t)
+h[b, 0] = tanh(top[b, 0])
+h[b, t] = tanh(h[b, t-1] * 0.5 + take_along(logits, best, dim=1))
+loss = sum(sum(h[b, 0:T], dim=0))
+out top
+out h
+out g = grad(loss, W)
+)", "take_along.tpo", ".", true, 4);
+}
+
 // Spatial indices after ';': slices (constant, from the end, moving with t) and points.
 TEST(CompiledDifferential, SpatialIndicesMatchTheReference) {
   checkProgram(R"(

@@ -189,6 +189,28 @@ TEST(IndexedKernels, GatherAndScatterAdd) {
   EXPECT_THROW(run(OpKind::Gather, {x, f32({1}, {0})}, DType::F32, {1, 2}, rows), std::invalid_argument);
 }
 
+// take_along (NumPy's take_along_axis) and scatter_along_add, its adjoint: one id per
+// position of each row; a repeated id in a row accumulates.
+TEST(IndexedKernels, TakeAlongAndScatterAlongAdd) {
+  OpAttrs cols, rows;
+  cols.axis = 1;
+  Tensor x = f32({2, 3}, {1, 2, 3, 4, 5, 6});
+  Tensor ids = i64({2, 2}, {2, 0, 1, 1});
+  expectTensor(run(OpKind::TakeAlong, {x, ids}, DType::F32, {2, 2}, cols), DType::F32, {2, 2}, {3, 1, 5, 5});
+  expectTensor(run(OpKind::TakeAlong, {x, i64({1, 3}, {1, 0, 1})}, DType::F32, {1, 3}, rows), DType::F32, {1, 3}, {4, 2, 6});
+  OpAttrs back = cols;
+  back.shape = {2, 3};
+  expectTensor(run(OpKind::ScatterAlongAdd, {ids, f32({2, 2}, {1, 2, 3, 4})}, DType::F32, {2, 3}, back), DType::F32, {2, 3},
+               {2, 0, 1, 0, 7, 0});
+  // the middle axis of [2, 3, 2]: each (outer, inner) line picks on its own
+  Tensor y = iota(DType::F32, {2, 3, 2});
+  expectTensor(run(OpKind::TakeAlong, {y, i64({2, 1, 2}, {2, 0, 1, 2})}, DType::F32, {2, 1, 2}, cols), DType::F32, {2, 1, 2},
+               {5, 2, 9, 12});  // iota counts from 1
+  EXPECT_THROW(run(OpKind::TakeAlong, {x, i64({2, 1}, {3, 0})}, DType::F32, {2, 1}, cols), std::invalid_argument);  // id 3 of 3
+  EXPECT_THROW(run(OpKind::TakeAlong, {x, i64({3, 1}, {0, 0, 0})}, DType::F32, {3, 1}, cols), std::invalid_argument);  // 3 rows
+  EXPECT_THROW(run(OpKind::TakeAlong, {x, f32({2, 1}, {0, 0})}, DType::F32, {2, 1}, cols), std::invalid_argument);
+}
+
 TEST(ReduceKernels, Errors) {
   Tensor x = iota(DType::F32, {2, 3});
   EXPECT_THROW(reduce(OpKind::ReduceSum, x, {1, 0}, false, {}), std::invalid_argument);  // not sorted

@@ -585,6 +585,10 @@ private:
         note(RandomFeature::TopK);
         return "topk(" + readPoint(sc, newParam({s[0] + k})) + ", " + sizeText(s[0]) + ")";
       }
+      if (s.size() == 2 && opt_.topk && newFeatures_.chance(0.5)) {  // per row, the s[1] largest of s[1] + k (take_along)
+        note(RandomFeature::TopK);
+        return "topk(" + readPoint(sc, newParam({s[0], s[1] + k})) + ", " + sizeText(s[1]) + ")";
+      }
       note(RandomFeature::ArgMax);
       return "cast(argmax(" + readPoint(sc, newParam(inner)) + ", dim=" + dim + "), f32)";
     }

@@ -63,7 +63,7 @@ enum class RandomFeature {
   SpatialIndex,       ///< x[t; 2] or x[t; 1:3]: an index or slice of a spatial dimension
   ArgMax,             ///< cast(argmax(w, dim=...), f32) of a param's values
   Gather,             ///< gather(w, min(t, 3)) or gather(w, 2): a row of a param by an integer id
-  TopK,               ///< topk(w, 3) of a param's values (a gather of its argtopk)
+  TopK,               ///< topk(w, 3) of a param's values (a gather of its argtopk; per row, a take_along)
   Count
 };
 

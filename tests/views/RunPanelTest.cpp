@@ -47,6 +47,10 @@ private Q_SLOTS:
     CheckedProgram program = compileExample(QStringLiteral("rnn.tpo"));
     QVERIFY(program->ok());
     RunPanel panel;
+    QCOMPARE(panel.settings().memoryBudget, std::nullopt);
+    auto* engines = panel.findChild<QComboBox*>(QStringLiteral("runEngine"));
+    QCOMPARE(engines->currentData().toInt(), static_cast<int>(Engine::Compiled));  // the default, as for `tempo run`
+    panel.setEngine(Engine::Reference);
     panel.setProgram(program);
     QCOMPARE(panel.boundsEditor()->overrides(), (std::map<std::string, int64_t>{{"B", 4}, {"T", 16}}));
     QVERIFY(runAndWait(panel));

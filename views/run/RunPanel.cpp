@@ -62,7 +62,8 @@ RunPanel::RunPanel(QWidget* parent)
   progressBar_->hide();
   status_->setWordWrap(true);
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  memory_->setText(tr("Peak memory: <i>n/a for the reference engine</i>"));
+  memory_->setText(tr("Peak memory: <i>measured by a compiled run</i>"));
+  setEngine(Engine::Compiled);  // the default, as for `tempo run`; the reference interpreter is the oracle
 
   auto* controls = new QWidget;
   auto* left = new QVBoxLayout(controls);

@@ -1,7 +1,7 @@
 // RunPanel: configure, run and inspect a run of the current program.
 //
-// Left: the bounds editor, the engine selector (the reference interpreter,
-// or the compiled engine: passes + isl schedule + executor), the device
+// Left: the bounds editor, the engine selector (the compiled engine by
+// default: passes + isl schedule + executor; or the reference interpreter, the oracle), the device
 // selector (the CPU; GPUs are listed greyed out with the reason), Run and
 // Cancel, a progress line (points evaluated), the measured time and the
 // peak memory (measured and predicted by the compiled engine; the reference
