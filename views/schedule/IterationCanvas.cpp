@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPolygonF>
 #include <QToolTip>
 
 #include <cmath>
@@ -28,6 +29,7 @@ void IterationCanvas::setPicture(const IterationSpace* space, const IterationSvg
   options_ = options;
   if (space_) options_.scale = iterationSvgScale(*space_, options);
   picture_ = std::move(picture);
+  if (!space_ || selectedDot_ >= static_cast<int>(space_->dots.size())) selectedDot_ = -1;
   base_ = layer_ = QImage();  // rendered again at the next paint
   layerCount_ = 0;
   setMinimumSize(renderer() && renderer()->isValid() ? renderer()->defaultSize() * 0.8 : QSize(0, 0));
@@ -56,12 +58,51 @@ void IterationCanvas::ensureImages(const QRectF& t) {
   layerCount_ = 0;
 }
 
+void IterationCanvas::setSelection(int dot, int node) {
+  selectedDot_ = space_ && dot >= 0 && static_cast<size_t>(dot) < space_->dots.size() ? dot : -1;
+  highlightNode_ = node;
+  update();
+}
+
+QPointF IterationCanvas::dotCentre(int dot) const {
+  const IterationDot& d = space_->dots[static_cast<size_t>(dot)];
+  const double k = svgToWidget();
+  return {d.x * options_.scale * k, (iterationSvgTop(options_) + d.y * options_.scale) * k};
+}
+
+void IterationCanvas::paintSelection(QPainter& painter) const {
+  const double k = svgToWidget(), r = space_->dotRadius * options_.scale * k;
+  painter.setBrush(Qt::NoBrush);
+  if (highlightNode_ >= 0) {
+    painter.setPen(QPen(Qt::black, 3 * k));
+    for (size_t i = 0; i < space_->dots.size(); ++i)
+      if (space_->statements[space_->dots[i].statement].node == highlightNode_) painter.drawEllipse(dotCentre(static_cast<int>(i)), r, r);
+  }
+  if (selectedDot_ < 0) return;
+  const QColor red(0xd6, 0x27, 0x28);
+  for (const IterationArrow& a : space_->arrows) {  // its dependences, red, as the SVG draws a selection
+    if (a.from != selectedDot_ && a.to != selectedDot_) continue;
+    const QPointF p = dotCentre(a.from), c = dotCentre(a.to), along = c - p;
+    const double length = std::hypot(along.x(), along.y());
+    if (length <= 2 * r + 1) continue;
+    const QPointF u = along / length, n(-u.y(), u.x()), tip = c - u * (r + 1);
+    painter.setPen(QPen(red, 2 * k));
+    painter.drawLine(p + u * r, tip - u * 4 * k);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(red);
+    painter.drawPolygon(QPolygonF{tip, tip - u * 7 * k + n * 3.5 * k, tip - u * 7 * k - n * 3.5 * k});
+    painter.setBrush(Qt::NoBrush);
+  }
+  painter.setPen(QPen(Qt::black, 3 * k));
+  painter.drawEllipse(dotCentre(selectedDot_), r, r);
+}
+
 void IterationCanvas::paintExecutedDot(QPainter& painter, int dot, bool current) const {
   const IterationDot& d = space_->dots[static_cast<size_t>(dot)];
   const IterationStatement& st = space_->statements[d.statement];
   const double k = svgToWidget();
-  const QPointF centre(d.x * options_.scale * k, (iterationSvgTop(options_) + d.y * options_.scale) * k);
-  const bool ringed = current || dot == options_.selectedDot || st.node == options_.highlightNode;
+  const QPointF centre = dotCentre(dot);
+  const bool ringed = current || dot == selectedDot_ || st.node == highlightNode_;
   const QColor color(QString::fromStdString(st.color));
   painter.setBrush(color);
   painter.setPen(QPen(ringed ? QColor(Qt::black) : color, (ringed ? 3 : 1.5) * k));
@@ -114,8 +155,10 @@ void IterationCanvas::paintEvent(QPaintEvent*) {
   const QRectF t = target();
   if (!renderer() || !renderer()->isValid() || t.isEmpty()) return;
   ensureImages(t);
+  painter.setRenderHint(QPainter::Antialiasing);
   if (!executed_ || !space_) {
     painter.drawImage(t.topLeft(), base_);
+    if (space_) painter.translate(t.topLeft()), paintSelection(painter);
     return;
   }
   // Replay: the dots executed since the last paint are added to the cached layer; a reset starts it again.
@@ -128,11 +171,9 @@ void IterationCanvas::paintEvent(QPaintEvent*) {
     layerCount_ = count;
   }
   painter.drawImage(t.topLeft(), layer_);
-  if (current_ >= 0) {
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.translate(t.topLeft());
-    paintExecutedDot(painter, current_, true);
-  }
+  painter.translate(t.topLeft());
+  paintSelection(painter);
+  if (current_ >= 0) paintExecutedDot(painter, current_, true);
 }
 
 void IterationCanvas::contextMenuEvent(QContextMenuEvent* event) {

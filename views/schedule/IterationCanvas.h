@@ -17,6 +17,8 @@
 // current one ringed. A step costs a few circles, not an SVG, at any size: the view
 // replays 6,000 instances without re-rendering the picture (`renderCount`). A right
 // click on a dot emits `dotMenuRequested` (the view offers transforms of its statement).
+// A selected dot (its ring and red dependences) and a highlighted node's rings are
+// painted over the picture too (`setSelection`).
 #pragma once
 
 #ifndef Q_MOC_RUN  // moc cannot parse the C++20 library headers these pull in
@@ -55,6 +57,10 @@ public:
   /// Replay: fill the dots of `order[0..count)` (the picture must be the hollow one) and ring
   /// `current`; `order` must outlive the canvas' use of it. Null: the picture alone.
   void setExecuted(const std::vector<int>* order, int current);
+  /// Rings `dot` and draws its dependences red, and rings every instance of `node` (-1: none),
+  /// over the picture: a click changes no SVG.
+  void setSelection(int dot, int node);
+  int selectedDot() const { return selectedDot_; }
   /// How many times the picture was rendered into an image (tests: replay steps render nothing).
   int renderCount() const { return renders_; }
 
@@ -80,6 +86,9 @@ private:
   void ensureImages(const QRectF& target);
   /// Paints dot `dot` filled (replay) with `painter`, whose origin is the picture's top left.
   void paintExecutedDot(QPainter& painter, int dot, bool current) const;
+  /// The selection and the highlighted node's rings, with `painter` at the picture's top left.
+  void paintSelection(QPainter& painter) const;
+  QPointF dotCentre(int dot) const;  ///< in the picture's pixels
 
   const tempo::IterationSpace* space_ = nullptr;
   tempo::IterationSvgOptions options_;
@@ -90,6 +99,8 @@ private:
   size_t layerCount_ = 0;
   const std::vector<int>* executed_ = nullptr;
   int current_ = -1;
+  int selectedDot_ = -1;
+  int highlightNode_ = -1;
   int renders_ = 0;
   QSvgRenderer* renderer() const { return picture_.renderer.get(); }
 };

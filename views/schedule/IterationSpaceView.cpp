@@ -253,8 +253,8 @@ void IterationSpaceView::setBound(const QString& name, int value) {
 void IterationSpaceView::setArrowsVisible(bool visible) { arrows_->setChecked(visible); }
 
 void IterationSpaceView::highlightNode(int node) {
-  options_.highlightNode = node;
-  redraw();
+  highlightNode_ = node;
+  canvas_->setSelection(selectedDot_, highlightNode_);  // painted over the picture: no SVG is drawn
 }
 
 /// Everything a rebuild computes off the UI thread.
@@ -318,7 +318,8 @@ void IterationSpaceView::rebuild() {
   playback_.reset();
   space_.reset();  // freed off the UI thread (freedInBackground)
   replaying_ = false;
-  options_.selectedDot = -1;
+  selectedDot_ = -1;
+  canvas_->setSelection(-1, highlightNode_);
   const int generation = ++generation_;
   if (!program_ || dimX_->currentIndex() < 0) {
     info_->setText(tr("No schedule yet."));
@@ -464,8 +465,8 @@ void IterationSpaceView::setPlaying(bool playing) {
 
 void IterationSpaceView::selectDot(int dot) {
   if (!space_ || dot >= static_cast<int>(space_->dots.size())) return;
-  options_.selectedDot = dot;
-  redraw();
+  selectedDot_ = dot;
+  canvas_->setSelection(selectedDot_, highlightNode_);  // painted over the picture: no SVG is drawn
   if (dot < 0) return;
   info_->setText(QString::fromStdString(space_->describeDot(dot)));
   const IterationStatement& st = space_->statements[space_->dots[dot].statement];

@@ -116,6 +116,8 @@ private:
   bool replaying_ = false;  ///< false: every dot filled (the whole order)
   bool pictureHollow_ = false;  ///< the canvas' picture is the one drawn for replay (step 0)
   std::vector<int> executed_;   ///< the dots replayed so far, in order
+  int selectedDot_ = -1;        ///< ringed with its dependences red (the canvas paints it)
+  int highlightNode_ = -1;      ///< every instance ringed (a clicked loop line's node)
   int generation_ = 0;      ///< of the latest rebuild request
   int building_ = 0;        ///< rebuilds running
 
