@@ -49,6 +49,27 @@ std::vector<int64_t> gatheredShape(const std::vector<int64_t>& x, int64_t axis, 
   return out;
 }
 
+/// Zeros of `outShape` with each element p of `g` added at `target(p)` (a repeated target
+/// accumulates; float sums in double, rounded once): the adjoints of the gathers.
+template <class Target>
+Tensor addInto(OpKind op, const Tensor& g, const std::vector<int64_t>& outShape, Target target) {
+  Tensor out(g.dtype(), outShape);
+  const Tensor in = g.contiguous();
+  visitDType(g.dtype(), [&]<class T>() {
+    if constexpr (std::is_same_v<T, bool>) {
+      throw std::invalid_argument(errorPrefix(op) + "not defined on bool");
+    } else {
+      using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+      std::vector<Acc> acc(static_cast<size_t>(out.numel()), Acc(0));
+      const T* from = in.data<T>();
+      for (int64_t p = 0; p < in.numel(); ++p) acc[static_cast<size_t>(target(p))] += Acc(from[p]);
+      T* o = out.data<T>();
+      for (size_t i = 0; i < acc.size(); ++i) o[i] = static_cast<T>(acc[i]);
+    }
+  });
+  return out;
+}
+
 void checkAxis(OpKind op, int64_t axis, size_t rank) {
   if (axis < 0 || axis >= static_cast<int64_t>(rank))
     throw std::invalid_argument(errorPrefix(op) + "axis " + std::to_string(axis) + " out of range for rank " +
@@ -78,25 +99,11 @@ Tensor evalScatterAdd(const Tensor& ids, const Tensor& g, int64_t axis, const st
   const std::vector<int64_t> picked = checkedIds(OpKind::ScatterAdd, ids, s.along);
   if (g.shape() != gatheredShape(outShape, axis, ids.shape()))
     throw std::invalid_argument(errorPrefix(OpKind::ScatterAdd) + "the added values' shape does not match the ids");
-  Tensor out(g.dtype(), outShape);
-  const Tensor in = g.contiguous();
   const int64_t count = static_cast<int64_t>(picked.size());
-  visitDType(g.dtype(), [&]<class T>() {
-    if constexpr (std::is_same_v<T, bool>) {
-      throw std::invalid_argument(errorPrefix(OpKind::ScatterAdd) + "not defined on bool");
-    } else {
-      using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-      std::vector<Acc> acc(static_cast<size_t>(out.numel()), Acc(0));
-      const T* from = in.data<T>();
-      for (int64_t o = 0; o < s.outer; ++o)
-        for (int64_t k = 0; k < count; ++k)
-          for (int64_t i = 0; i < s.inner; ++i)
-            acc[static_cast<size_t>((o * s.along + picked[k]) * s.inner + i)] += Acc(from[(o * count + k) * s.inner + i]);
-      T* o = out.data<T>();
-      for (size_t i = 0; i < acc.size(); ++i) o[i] = static_cast<T>(acc[i]);
-    }
+  return addInto(OpKind::ScatterAdd, g, outShape, [&](int64_t p) {  // g's element p = (o, k, i)
+    const int64_t i = p % s.inner, k = (p / s.inner) % count, o = p / s.inner / count;
+    return (o * s.along + picked[static_cast<size_t>(k)]) * s.inner + i;
   });
-  return out;
 }
 
 namespace {
@@ -135,26 +142,10 @@ Tensor evalScatterAlongAdd(const Tensor& ids, const Tensor& g, int64_t axis, con
     throw std::invalid_argument(errorPrefix(OpKind::ScatterAlongAdd) + "the added values' shape is not the ids'");
   const AxisSplit s = splitAt(outShape, axis), picks = splitAt(ids.shape(), axis);
   const std::vector<int64_t> picked = checkedIds(OpKind::ScatterAlongAdd, ids, s.along);
-  Tensor out(g.dtype(), outShape);
-  const Tensor in = g.contiguous();
-  visitDType(g.dtype(), [&]<class T>() {
-    if constexpr (std::is_same_v<T, bool>) {
-      throw std::invalid_argument(errorPrefix(OpKind::ScatterAlongAdd) + "not defined on bool");
-    } else {
-      using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-      std::vector<Acc> acc(static_cast<size_t>(out.numel()), Acc(0));
-      const T* from = in.data<T>();
-      for (int64_t o = 0; o < s.outer; ++o)
-        for (int64_t j = 0; j < picks.along; ++j)
-          for (int64_t i = 0; i < s.inner; ++i) {
-            const int64_t at = (o * picks.along + j) * s.inner + i;
-            acc[static_cast<size_t>((o * s.along + picked[static_cast<size_t>(at)]) * s.inner + i)] += Acc(from[at]);
-          }
-      T* o = out.data<T>();
-      for (size_t i = 0; i < acc.size(); ++i) o[i] = static_cast<T>(acc[i]);
-    }
+  return addInto(OpKind::ScatterAlongAdd, g, outShape, [&](int64_t p) {  // g's element p = (o, j, i), its id picked[p]
+    const int64_t i = p % s.inner, o = p / s.inner / picks.along;
+    return (o * s.along + picked[static_cast<size_t>(p)]) * s.inner + i;
   });
-  return out;
 }
 
 }  // namespace tempo::ref::detail

@@ -39,6 +39,21 @@ bool settled(ScheduleView& view) {
   return QTest::qWaitFor([&] { return !view.isCompiling() && view.compiled(); }, 60000);
 }
 
+/// Shows `view` on the wavefront program with the iteration space over x = j, y = i (at
+/// N = M = 2); null if it does not settle.
+IterationSpaceView* showWavefront(ScheduleView& view) {
+  view.resize(1000, 900);
+  view.show();
+  if (!QTest::qWaitForWindowExposed(&view)) return nullptr;
+  view.setProgram(wavefront());
+  if (!settled(view)) return nullptr;
+  IterationSpaceView* space = view.iterationView();
+  if (!QTest::qWaitFor([&] { return !space->isBuilding() && space->space(); }, 60000)) return nullptr;
+  space->setDimensions(QStringLiteral("j"), QStringLiteral("i"));
+  const bool ready = QTest::qWaitFor([&] { return !space->isBuilding() && space->space() && space->space()->dimX == "j"; }, 60000);
+  return ready ? space : nullptr;
+}
+
 }  // namespace
 
 class ScheduleTransformViewTest : public QObject {
@@ -94,15 +109,8 @@ private Q_SLOTS:
 
   void draggingADotTriesAShift() {
     ScheduleView view;
-    view.resize(1000, 900);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.setProgram(wavefront());
-    QVERIFY(settled(view));
-    IterationSpaceView* space = view.iterationView();
-    QVERIFY(QTest::qWaitFor([&] { return !space->isBuilding() && space->space(); }, 60000));
-    space->setDimensions(QStringLiteral("j"), QStringLiteral("i"));
-    QVERIFY(QTest::qWaitFor([&] { return !space->isBuilding() && space->space() && space->space()->dimX == "j"; }, 60000));
+    IterationSpaceView* space = showWavefront(view);
+    QVERIFY(space);
     const IterationSpace& s = *space->space();
     // A dot of the statement 'a' at (i=1, j=0) and where its (i=1, j=1) sits: one cell to the right
     // (the view draws at N = M = 2).
@@ -180,14 +188,8 @@ private Q_SLOTS:
 
   void aRightClickOffersTheStatementsTransforms() {
     ScheduleView view;
-    view.resize(1000, 900);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.setProgram(wavefront());
-    QVERIFY(settled(view));
-    IterationSpaceView* space = view.iterationView();
-    space->setDimensions(QStringLiteral("j"), QStringLiteral("i"));
-    QVERIFY(QTest::qWaitFor([&] { return !space->isBuilding() && space->space() && space->space()->dimX == "j"; }, 60000));
+    IterationSpaceView* space = showWavefront(view);
+    QVERIFY(space);
     const IterationSpace& s = *space->space();
     NodeId a = -1;
     for (const IterationStatement& st : s.statements)
