@@ -101,6 +101,7 @@ void ProgramDocument::checkNow() {
     return;
   }
   pending_ = false;
+  checking_ = true;
   runningGeneration_ = generation_;
   QFileInfo info(filePath_);
   std::string baseDir = filePath_.isEmpty() ? QFileInfo(QStringLiteral(".")).absoluteFilePath().toStdString()
@@ -112,6 +113,7 @@ void ProgramDocument::checkNow() {
 }
 
 void ProgramDocument::onCheckFinished() {
+  checking_ = false;
   CheckedProgram result = watcher_.future().takeResult();
   if (runningGeneration_ == generation_) {
     latest_ = std::move(result);  // the previous check is freed off the UI thread (freedInBackground)

@@ -35,7 +35,9 @@ public:
   bool isModified() const { return modified_; }
   /// The latest published result (null before the first check finishes).
   const CheckedProgram& latest() const { return latest_; }
-  bool isChecking() const { return pending_ || watcher_.isRunning(); }
+  /// True from a check's start until its result is handled (published or dropped): a check
+  /// whose worker has finished but whose result is not yet published still counts.
+  bool isChecking() const { return pending_ || checking_; }
 
   /// Replaces the text (e.g. after an edit) and schedules a debounced check.
   void setText(const QString& text);
@@ -71,6 +73,7 @@ private:
   QString filePath_;
   bool modified_ = false;
   bool pending_ = false;       // a check is due once the running one finishes
+  bool checking_ = false;      // a check started and its result not yet handled
   quint64 generation_ = 0;     // bumped by every text change
   quint64 runningGeneration_ = 0;
   QTimer debounce_;

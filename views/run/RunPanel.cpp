@@ -176,6 +176,7 @@ void RunPanel::start(bool profile) {
     return;
   }
   profiling_ = profile;
+  runActive_ = true;
   running_ = program_;
   cancel_ = false;
   progress_ = 0;
@@ -206,6 +207,7 @@ void RunPanel::updateProgress() {
 }
 
 void RunPanel::onFinished() {
+  runActive_ = false;
   progressTimer_.stop();
   progressBar_->hide();
   outcome_ = watcher_.future().takeResult();

@@ -46,7 +46,8 @@ public:
   BoundsEditor* boundsEditor() const { return bounds_; }
   OutputView* outputView() const { return outputView_; }
   QListWidget* outputList() const { return outputs_; }
-  bool isRunning() const { return watcher_.isRunning(); }
+  /// True from a run's start until its outcome is shown (a finished run not yet handled still counts).
+  bool isRunning() const { return runActive_; }
   /// Chooses the engine of the next run.
   void setEngine(Engine engine);
   /// The outcome of the last finished run.
@@ -108,6 +109,7 @@ private:
   QListWidget* outputs_ = nullptr;
   OutputView* outputView_ = nullptr;
   QFutureWatcher<RunOutcome> watcher_;
+  bool runActive_ = false;
   QTimer progressTimer_;
   std::atomic<bool> cancel_{false};
   std::atomic<size_t> progress_{0};
