@@ -27,7 +27,7 @@ bool isSafeParamName(const std::string& name) {
       "exists", "and", "or", "not", "implies", "mod", "min", "max", "floor", "ceil", "floord",
       "ceild", "true", "false", "infty", "NaN", "rat", "domain", "range", "div"};
   static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
-  static const std::regex reserved("[pcP][0-9]+");
+  static const std::regex reserved("[pcP][0-9]+|S_[A-Za-z0-9_]*");  // variables, statements
   return std::regex_match(name, identifier) && !std::regex_match(name, reserved) &&
          !keywords.count(name);
 }
@@ -97,6 +97,8 @@ struct Builder {
   isl_ctx* ctx;
   DependenceRelations& rel;
   std::map<std::string, std::string> paramOfBound;
+  std::map<std::string, std::string> normalisedShapes;  ///< text with placeholder names -> isl's form
+  inline static const std::string kProducer = kShapeProducer, kConsumer = kShapeConsumer;
 
   std::string paramOf(const std::string& dim, const std::string& where) const {
     std::string bound = g.boundOf(dim);
@@ -137,12 +139,25 @@ struct Builder {
     return out;
   }
 
-  std::string normalisedSet(const std::string& text) const {
-    auto set = islCheck(isl_set_read_from_str(ctx, text.c_str()), ctx, "parsing `" + text + "`");
-    set.reset(isl_set_coalesce(set.release()));
-    return islTakeString(isl_set_to_str(set.get()));
+  /// isl's normalised form of the set or map `text` whose tuples are named
+  /// kProducer and kConsumer, with those names replaced by `producer` and
+  /// `consumer` in it. Many statements and edges share one shape up to their
+  /// names, so each shape is parsed and coalesced once.
+  std::string normalised(const std::string& text, const std::string& producer, const std::string& consumer) {
+    auto it = normalisedShapes.find(text);
+    if (it == normalisedShapes.end()) it = normalisedShapes.emplace(text, normalisedText(text)).first;
+    std::string out = it->second;
+    for (const auto& [placeholder, name] : {std::pair{kProducer, producer}, std::pair{kConsumer, consumer}})
+      for (size_t at = out.find(placeholder + "["); at != std::string::npos; at = out.find(placeholder + "[", at))
+        out.replace(at, placeholder.size(), name), at += name.size();
+    return out;
   }
-  std::string normalisedMap(const std::string& text) const {
+  std::string normalisedText(const std::string& text) const {
+    if (text.find(" -> " + kConsumer) == std::string::npos) {
+      auto set = islCheck(isl_set_read_from_str(ctx, text.c_str()), ctx, "parsing `" + text + "`");
+      set.reset(isl_set_coalesce(set.release()));
+      return islTakeString(isl_set_to_str(set.get()));
+    }
     auto map = islCheck(isl_map_read_from_str(ctx, text.c_str()), ctx, "parsing `" + text + "`");
     map.reset(isl_map_coalesce(map.release()));
     return islTakeString(isl_map_to_str(map.get()));
@@ -156,7 +171,7 @@ struct Builder {
 
   void addStatement(const Node& n) {
     ScheduleStatement s{n.id, statementName(n.id), n.domain, ""};
-    s.domain = normalisedSet(piece(tuple(s.name, n.domain.size(), "c"), boxConstraints(n, "c")));
+    s.domain = normalised(piece(tuple(kProducer, n.domain.size(), "c"), boxConstraints(n, "c")), s.name, "");
     rel.statements.push_back(std::move(s));
   }
 
@@ -233,14 +248,15 @@ struct Builder {
         first.push_back(q + " = " + naming.expr(a.start, where));
       }
     }
-    std::string head = tuple(statementName(producer.id), producer.domain.size(), "p") + " -> " +
-                       tuple(statementName(consumer.id), consumer.domain.size(), "c");
+    std::string head = tuple(kProducer, producer.domain.size(), "p") + " -> " +
+                       tuple(kConsumer, consumer.domain.size(), "c");
+    const std::string p = statementName(producer.id), c = statementName(consumer.id);
     // A read of points only has one element per point: its newest is itself.
-    std::string validity = normalisedMap(piece(head, exact));
+    std::string validity = normalised(piece(head, exact), p, c);
     const bool points = std::none_of(e.index.begin(), e.index.end(), [](const IndexAtom& a) { return a.isSlice(); });
     rel.dependences.push_back({e.id, e.producer, e.consumer, validity,
-                               points ? validity : normalisedMap(piece(head, last)),
-                               points ? validity : normalisedMap(piece(head, first))});
+                               points ? validity : normalised(piece(head, last), p, c),
+                               points ? validity : normalised(piece(head, first), p, c)});
   }
 };
 
@@ -315,7 +331,7 @@ const ScheduleStatement* DependenceRelations::statementOf(NodeId node) const {
 
 DependenceRelations buildDependenceRelations(const Graph& g, IslContext& ctx) {
   DependenceRelations rel;
-  Builder b{g, ctx.get(), rel, {}};
+  Builder b{g, ctx.get(), rel, {}, {}};
   for (const std::string& bound : g.boundNames()) {
     std::string param = isSafeParamName(bound) ? bound : "P" + std::to_string(rel.params.size());
     rel.params.push_back(param);

@@ -76,6 +76,11 @@ struct DependenceRelations {
   const ScheduleStatement* statementOf(NodeId node) const;
 };
 
+/// Tuple names no statement has (parameters named `S_...` are renamed), for
+/// the shape of a statement or relation up to its names (RelationReader).
+inline constexpr const char* kShapeProducer = "S_P";
+inline constexpr const char* kShapeConsumer = "S_C";
+
 /// `S_4` for node 4.
 std::string statementName(NodeId node);
 /// The node of a statement name (`S_4` -> 4); nullopt for other names.

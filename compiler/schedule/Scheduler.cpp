@@ -5,6 +5,7 @@
 #include "schedule/FusionSchedule.h"
 #include "schedule/IslAstConversion.h"
 #include "schedule/IslPtr.h"
+#include "schedule/RelationReader.h"
 #include "schedule/ScheduleCheck.h"
 #include "schedule/StatementClusters.h"
 
@@ -48,11 +49,10 @@ struct IslInputs {
 /// The inputs, with the proximity relations only when `newest` is given (isl's scheduler needs them).
 IslInputs readInputs(isl_ctx* ctx, const DependenceRelations& rel, std::optional<TimeDirection> newest) {
   IslInputs in;
-  in.domain = islCheck(isl_union_set_read_from_str(ctx, rel.domainUnion().c_str()), ctx, "reading domains");
-  in.validity = islCheck(isl_union_map_read_from_str(ctx, rel.validityUnion().c_str()), ctx, "reading dependences");
-  if (newest)
-    in.proximity = islCheck(isl_union_map_read_from_str(ctx, rel.proximityUnion(*newest).c_str()), ctx,
-                            "reading proximity");
+  RelationReader reader(ctx);
+  in.domain = reader.domains(rel);
+  in.validity = reader.validity(rel);
+  if (newest) in.proximity = reader.proximity(rel, *newest);
   in.context = islCheck(isl_set_read_from_str(ctx, rel.paramContext().c_str()), ctx, "reading the context");
   in.astContext = islCheck(isl_set_read_from_str(ctx, rel.paramContextWithDerived().c_str()), ctx, "reading the context");
   return in;
