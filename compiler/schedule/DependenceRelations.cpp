@@ -146,11 +146,7 @@ struct Builder {
   std::string normalised(const std::string& text, const std::string& producer, const std::string& consumer) {
     auto it = normalisedShapes.find(text);
     if (it == normalisedShapes.end()) it = normalisedShapes.emplace(text, normalisedText(text)).first;
-    std::string out = it->second;
-    for (const auto& [placeholder, name] : {std::pair{kProducer, producer}, std::pair{kConsumer, consumer}})
-      for (size_t at = out.find(placeholder + "["); at != std::string::npos; at = out.find(placeholder + "[", at))
-        out.replace(at, placeholder.size(), name), at += name.size();
-    return out;
+    return renamedTuples(renamedTuples(it->second, kProducer, producer), kConsumer, consumer);
   }
   std::string normalisedText(const std::string& text) const {
     if (text.find(" -> " + kConsumer) == std::string::npos) {
@@ -281,6 +277,13 @@ std::string unionOf(const std::vector<std::string>& params, const std::vector<st
 }
 
 }  // namespace
+
+std::string renamedTuples(std::string text, const std::string& from, const std::string& to) {
+  const std::string tuple = from + "[";
+  for (size_t at = text.find(tuple); at != std::string::npos; at = text.find(tuple, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
 
 std::string statementName(NodeId node) { return "S_" + std::to_string(node); }
 

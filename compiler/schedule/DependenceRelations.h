@@ -81,6 +81,9 @@ struct DependenceRelations {
 inline constexpr const char* kShapeProducer = "S_P";
 inline constexpr const char* kShapeConsumer = "S_C";
 
+/// `text` with every tuple `from[` renamed `to[` (a shape's placeholders and its statements' names).
+std::string renamedTuples(std::string text, const std::string& from, const std::string& to);
+
 /// `S_4` for node 4.
 std::string statementName(NodeId node);
 /// The node of a statement name (`S_4` -> 4); nullopt for other names.

@@ -5,14 +5,6 @@ namespace tempo {
 
 namespace {
 
-/// `text` with every tuple `from[` renamed `to[`.
-std::string renamed(std::string text, const std::string& from, const std::string& to) {
-  const std::string tuple = from + "[";
-  for (size_t at = text.find(tuple); at != std::string::npos; at = text.find(tuple, at + to.size()))
-    text.replace(at, from.size(), to);
-  return text;
-}
-
 /// `[B, T] -> { }`: the empty union over `rel`'s parameters.
 std::string emptyUnion(const DependenceRelations& rel) {
   std::string params;
@@ -23,7 +15,7 @@ std::string emptyUnion(const DependenceRelations& rel) {
 }  // namespace
 
 IslPtr<isl_map> RelationReader::map(const std::string& text, const std::string& producer, const std::string& consumer) {
-  std::string shape = renamed(renamed(text, producer, kShapeProducer), consumer, kShapeConsumer);
+  std::string shape = renamedTuples(renamedTuples(text, producer, kShapeProducer), consumer, kShapeConsumer);
   if (shape.find(std::string(kShapeProducer) + "[") == std::string::npos) return nullptr;  // `[..] -> { }`
   auto it = maps_.find(shape);
   if (it == maps_.end())
@@ -37,7 +29,7 @@ IslPtr<isl_map> RelationReader::map(const std::string& text, const std::string& 
 IslPtr<isl_union_set> RelationReader::domains(const DependenceRelations& rel) {
   auto out = islCheck(isl_union_set_read_from_str(ctx_, emptyUnion(rel).c_str()), ctx_, "reading domains");
   for (const ScheduleStatement& s : rel.statements) {
-    std::string shape = renamed(s.domain, s.name, kShapeProducer);
+    std::string shape = renamedTuples(s.domain, s.name, kShapeProducer);
     if (shape.find(std::string(kShapeProducer) + "[") == std::string::npos) continue;
     auto it = sets_.find(shape);
     if (it == sets_.end())
