@@ -68,15 +68,32 @@ public:
     }
     strides.push_back(stridesOf(std::vector<bool>(rank, false), dims));  // the output's, last
 
+    // Adjacent dimensions that every input reads alike (both broadcast or both not) are one
+    // loop: a [B, 2] kernel is one vectorised loop of 2B elements, not B loops of two.
+    const std::vector<size_t> last = collapsedGroups(k);  // per loop, its innermost dimension
+    std::vector<llvm::Value*> loopDims;
+    std::vector<std::vector<llvm::Value*>> loopStrides(strides.size());
+    llvm::Value* firstInner = b_.getInt64(1);  // the dimensions the first loop takes after dimension 0
+    for (size_t g = 0, first = 0; g < last.size(); first = last[g] + 1, ++g) {
+      llvm::Value* size = dims[first];
+      for (size_t j = first + 1; j <= last[g]; ++j) {
+        size = b_.CreateMul(size, dims[j], "", true, true);
+        if (g == 0) firstInner = b_.CreateMul(firstInner, dims[j], "", true, true);
+      }
+      loopDims.push_back(size);
+      for (size_t i = 0; i < strides.size(); ++i) loopStrides[i].push_back(strides[i][last[g]]);
+    }
+    const size_t loops = loopDims.size();
+
     std::vector<llvm::Value*> ivs;
     std::function<void(size_t)> nest = [&](size_t j) {
-      if (j == rank) {
-        element(k, bases, strides, ivs, f->getArg(0));
+      if (j == loops) {
+        element(k, bases, loopStrides, ivs, f->getArg(0));
         return;
       }
-      llvm::Value* lo = j == 0 ? static_cast<llvm::Value*>(f->getArg(3)) : b_.getInt64(0);
-      llvm::Value* hi = j == 0 ? static_cast<llvm::Value*>(f->getArg(4)) : dims[j];
-      loop(lo, hi, "i" + std::to_string(j), [&](llvm::Value* iv) {
+      llvm::Value* lo = j == 0 ? b_.CreateMul(f->getArg(3), firstInner, "", true, true) : b_.getInt64(0);
+      llvm::Value* hi = j == 0 ? b_.CreateMul(f->getArg(4), firstInner, "", true, true) : loopDims[j];
+      loop(lo, hi, "i" + std::to_string(j), j + 1 < loops, [&](llvm::Value* iv) {
         ivs.push_back(iv);
         nest(j + 1);
         ivs.pop_back();
@@ -98,6 +115,19 @@ private:
     return nullptr;
   }
 
+  /// The kernel's dimensions grouped into loops, as the innermost dimension of each group:
+  /// dimension j + 1 joins j's group when every input is broadcast along both or along neither.
+  static std::vector<size_t> collapsedGroups(const Kernel& k) {
+    std::vector<size_t> last;
+    for (size_t j = 0; j < k.shape.size(); ++j) {
+      bool alike = j > 0;
+      for (const KernelInput& in : k.inputs) alike = alike && in.broadcast[j] == in.broadcast[j - 1];
+      if (alike) last.back() = j;
+      else last.push_back(j);
+    }
+    return last;
+  }
+
   /// Row-major strides of a tensor of the output's rank whose `broadcast` dims have size 1, as 0 there.
   std::vector<llvm::Value*> stridesOf(const std::vector<bool>& broadcast, const std::vector<llvm::Value*>& dims) {
     std::vector<llvm::Value*> out(dims.size());
@@ -113,8 +143,12 @@ private:
     return out;
   }
 
-  /// for (iv = lo; iv < hi; ++iv) body(iv), leaving the builder after the loop.
-  void loop(llvm::Value* lo, llvm::Value* hi, const std::string& name, const std::function<void(llvm::Value*)>& body) {
+  /// for (iv = lo; iv < hi; ++iv) body(iv), leaving the builder after the loop. An outer loop
+  /// (`outer`) is marked not to be unrolled: -O3 would otherwise unroll it 8 times at run time
+  /// around its vectorised inner loop, which gains nothing and made 8 copies of every inner loop
+  /// (code generation then spent half its time in loop strength reduction on them).
+  void loop(llvm::Value* lo, llvm::Value* hi, const std::string& name, bool outer,
+            const std::function<void(llvm::Value*)>& body) {
     llvm::Function* f = b_.GetInsertBlock()->getParent();
     llvm::BasicBlock* pre = b_.GetInsertBlock();
     auto* header = llvm::BasicBlock::Create(ctx_, name, f);
@@ -126,7 +160,13 @@ private:
     body(iv);
     llvm::Value* next = b_.CreateAdd(iv, b_.getInt64(1), name + ".next", true, true);
     iv->addIncoming(next, b_.GetInsertBlock());
-    b_.CreateCondBr(b_.CreateICmpSLT(next, hi), header, exit);
+    llvm::BranchInst* latch = b_.CreateCondBr(b_.CreateICmpSLT(next, hi), header, exit);
+    if (outer) {
+      llvm::MDNode* noUnroll = llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.unroll.disable"));
+      llvm::MDNode* id = llvm::MDNode::getDistinct(ctx_, {nullptr, noUnroll});
+      id->replaceOperandWith(0, id);  // a loop's id names itself
+      latch->setMetadata(llvm::LLVMContext::MD_loop, id);
+    }
     b_.SetInsertPoint(exit);
   }
 

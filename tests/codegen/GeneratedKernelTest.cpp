@@ -93,6 +93,48 @@ TEST(GeneratedKernels, FusedProgramsWithLiteralsEqualTheChunkedKernel) {
   }
 }
 
+TEST(GeneratedKernels, DimensionsReadAlikeAreOneLoopOverAnyRangeOfRows) {
+  // a * b over [R, 3, 5]: b repeated along dim 0 (one loop over dims 1-2), along dim 2 (one
+  // loop over dims 0-1, whose rows the executor splits over the cores), or not at all (one loop).
+  const std::vector<std::vector<bool>> patterns{{true, false, false}, {false, false, true}, {false, false, false}};
+  KernelProgram program;
+  for (size_t i = 0; i < patterns.size(); ++i) {
+    Kernel k = oneStepKernel({OpKind::Mul, DType::F32, DType::F32}, static_cast<int>(i));
+    k.shape = {IndexExpr::bound("R"), IndexExpr(3), IndexExpr(5)};
+    k.inputs[0].shape = k.shape, k.inputs[0].broadcast = {false, false, false};
+    k.inputs[1].broadcast = patterns[i];
+    k.inputs[1].shape.clear();
+    for (size_t j = 0; j < 3; ++j) k.inputs[1].shape.push_back(patterns[i][j] ? IndexExpr(1) : k.shape[j]);
+    program.kernels.push_back(k);
+  }
+  std::shared_ptr<const NativeModule> native = NativeModule::compile(program);
+  for (int64_t rows : {int64_t(1), int64_t(7), int64_t(5000)}) {  // 5000 rows: split over the cores
+    for (size_t i = 0; i < patterns.size(); ++i) {
+      std::vector<int64_t> bShape{patterns[i][0] ? 1 : rows, patterns[i][1] ? 1 : 3, patterns[i][2] ? 1 : 5};
+      std::vector<Tensor> args{testing::edgyTensor(DType::F32, {rows, 3, 5}, 11),
+                               testing::edgyTensor(DType::F32, bShape, 12)};
+      Tensor want = cpu::evalOp(OpKind::Mul, OpAttrs{}, args, DType::F32, {rows, 3, 5});
+      std::optional<Tensor> got = callNative(*native->forNode(static_cast<int>(i)), args, {rows, 3, 5});
+      ASSERT_TRUE(got) << "pattern " << i;
+      EXPECT_EQ(firstDifference(want, *got), "") << "pattern " << i << " at " << rows << " rows";
+      // A range of rows alone, as one core's share: only those rows are written.
+      const NativeKernel& k = *native->forNode(static_cast<int>(i));
+      Tensor part = Tensor::full(DType::F32, {rows, 3, 5}, -7.0);
+      const void* inputs[] = {args[0].raw(), args[1].raw()};
+      const int64_t dims[] = {rows, 3, 5};
+      const int64_t begin = rows / 3, end = rows - rows / 4;
+      k.fn(part.raw(), inputs, dims, begin, end);
+      for (int64_t e = 0; e < rows * 15; ++e) {
+        const int64_t row = e / 15;
+        const float expected = row >= begin && row < end ? want.data<float>()[e] : -7.0f;
+        const float value = part.data<float>()[e];
+        ASSERT_TRUE(value == expected || (value != value && expected != expected))
+            << "pattern " << i << ", element " << e << " of " << rows << " rows";
+      }
+    }
+  }
+}
+
 TEST(GeneratedKernels, InputsThatDoNotFitTheKernelAreLeftToTheLibrary) {
   KernelProgram program;
   program.kernels.push_back(oneStepKernel({OpKind::Add, DType::F32, DType::F32}, 0));
