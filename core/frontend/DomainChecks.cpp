@@ -261,12 +261,11 @@ public:
         std::vector<EdgeId> kept;
         bool ordered = true;
         for (EdgeId id : edges) {
-          const PointSet& r = relationAlong(g.edge(id), d);
-          if (!r.intersect(compare(g.edge(id), d, direction > 0 ? Constraint::Rel::Gt : Constraint::Rel::Lt)).isEmpty()) {
+          if (reads(g.edge(id), d, direction > 0 ? Constraint::Rel::Gt : Constraint::Rel::Lt)) {
             ordered = false;
             break;
           }
-          if (!r.intersect(compare(g.edge(id), d, Constraint::Rel::Eq)).isEmpty()) kept.push_back(id);
+          if (reads(g.edge(id), d, Constraint::Rel::Eq)) kept.push_back(id);
         }
         if (!ordered || kept.size() == edges.size()) continue;
         for (const std::vector<NodeId>& piece : stronglyConnectedComponents(g, comp, kept)) {
@@ -292,6 +291,24 @@ public:
   }
 
 private:
+  /// Whether some consumer point reads through `e` a coordinate of `dim` that is `rel` its own.
+  /// A point read at a constant shift (`h[t - 1]`) answers by the shift's sign, once it is known
+  /// whether the edge reads anything at all; other reads ask isl.
+  bool reads(const Edge& e, const std::string& dim, Constraint::Rel rel) {
+    const std::vector<std::string>& pd = cx_.graph.node(e.producer).domain;
+    const size_t k = static_cast<size_t>(std::find(pd.begin(), pd.end(), dim) - pd.begin());
+    if (k < e.index.size() && !e.index[k].isSlice())
+      if (std::optional<int64_t> shift = (e.index[k].start - IndexExpr::dim(dim)).constantValue()) {
+        const bool holds = rel == Constraint::Rel::Gt ? *shift > 0 : rel == Constraint::Rel::Lt ? *shift < 0 : *shift == 0;
+        if (!holds) return false;
+        auto known = readsAnything_.find(std::make_pair(e.id, dim));
+        if (known == readsAnything_.end())
+          known = readsAnything_.emplace(std::make_pair(e.id, dim), !relationAlong(e, dim).isEmpty()).first;
+        return known->second;
+      }
+    return !relationAlong(e, dim).intersect(compare(e, dim, rel)).isEmpty();
+  }
+
   std::vector<std::string> vars(const Edge& e, const std::string& dim) const {
     std::vector<std::string> v = cx_.graph.node(e.consumer).domain;
     v.push_back(primed(dim));
@@ -347,6 +364,7 @@ private:
 
   LoweringContext& cx_;
   std::map<std::pair<EdgeId, std::string>, PointSet> relations_;
+  std::map<std::pair<EdgeId, std::string>, bool> readsAnything_;  ///< relationAlong is not empty
   std::map<std::tuple<std::vector<std::string>, std::string, int>, PointSet> comparisons_;
 };
 
