@@ -14,46 +14,51 @@ std::vector<std::vector<NodeId>> componentsProducersFirst(const Graph& g) {
 
 std::vector<std::vector<NodeId>> componentsProducersFirst(const Graph& g, const std::function<bool(const Edge&)>& follow) {
   // Tarjan's algorithm over consumer -> producer edges emits a component only
-  // after every component it reads, i.e. producers first.
-  std::map<NodeId, int> index, low;
-  std::set<NodeId> onStack;
+  // after every component it reads, i.e. producers first. Per-node state lives in
+  // vectors indexed by NodeId (the passes call this once per candidate rewrite).
+  NodeId largest = g.nodes().empty() ? -1 : g.nodes().rbegin()->first;
+  for (const auto& [id, e] : g.edges()) largest = std::max({largest, e.consumer, e.producer});
+  const size_t slots = static_cast<size_t>(largest + 1);
+  std::vector<int> index(slots, -1), low(slots, 0);
+  std::vector<char> onStack(slots, 0);
   std::vector<NodeId> stack;
   std::vector<std::vector<NodeId>> out;
   int counter = 0;
-  // Each node's followed inputs in Graph::inputs order, gathered in one pass
-  // over the edges (Graph::inputs scans them all on every call).
-  std::map<NodeId, std::vector<const Edge*>> inputsOf;
+  // Each node's followed producers in Graph::inputs order (input index, then edge id),
+  // gathered in one pass over the edges (Graph::inputs scans and sorts on every call).
+  std::vector<std::vector<std::pair<int, NodeId>>> inputsOf(slots);
   for (const auto& [id, e] : g.edges())
-    if (follow(e)) inputsOf[e.consumer].push_back(&e);
-  for (auto& [consumer, in] : inputsOf)
-    std::stable_sort(in.begin(), in.end(), [](const Edge* a, const Edge* b) { return a->inputIndex < b->inputIndex; });
+    if (follow(e)) inputsOf[static_cast<size_t>(e.consumer)].emplace_back(e.inputIndex, e.producer);
+  for (auto& in : inputsOf)
+    std::stable_sort(in.begin(), in.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::function<void(NodeId)> visit = [&](NodeId v) {
-    index[v] = low[v] = counter++;
+    const size_t sv = static_cast<size_t>(v);
+    index[sv] = low[sv] = counter++;
     stack.push_back(v);
-    onStack.insert(v);
-    for (const Edge* e : inputsOf[v]) {
-      NodeId w = e->producer;
-      if (!index.count(w)) {
+    onStack[sv] = 1;
+    for (const auto& [slot, w] : inputsOf[sv]) {
+      const size_t sw = static_cast<size_t>(w);
+      if (index[sw] < 0) {
         visit(w);
-        low[v] = std::min(low[v], low[w]);
-      } else if (onStack.count(w)) {
-        low[v] = std::min(low[v], index[w]);
+        low[sv] = std::min(low[sv], low[sw]);
+      } else if (onStack[sw]) {
+        low[sv] = std::min(low[sv], index[sw]);
       }
     }
-    if (low[v] != index[v]) return;
+    if (low[sv] != index[sv]) return;
     std::vector<NodeId> component;
     NodeId w;
     do {
       w = stack.back();
       stack.pop_back();
-      onStack.erase(w);
+      onStack[static_cast<size_t>(w)] = 0;
       component.push_back(w);
     } while (w != v);
     std::sort(component.begin(), component.end());
     out.push_back(std::move(component));
   };
   for (const auto& [id, n] : g.nodes())
-    if (!index.count(id)) visit(id);
+    if (index[static_cast<size_t>(id)] < 0) visit(id);
   return out;
 }
 
