@@ -80,12 +80,9 @@ std::string floatStep(OpKind op, DType t, const std::vector<std::string>& a) {
     case OpKind::Sqrt: return "sqrt" + sfx + "(" + a[0] + ")";
     case OpKind::Abs: return "fabs" + sfx + "(" + a[0] + ")";
     case OpKind::Relu: return "(" + a[0] + " < (" + T + ")0 ? (" + T + ")0 : " + a[0] + ")";
-    case OpKind::Exp:
-      return f32 ? "(float)tempo_exp_core(tempo_clamp((double)" + a[0] + ", -110.0, 100.0))" : "exp(" + a[0] + ")";
+    case OpKind::Exp: return f32 ? "tempo_exp_f32(" + a[0] + ")" : "exp(" + a[0] + ")";
     case OpKind::Tanh: return f32 ? "tempo_tanh_f32(" + a[0] + ")" : "tanh(" + a[0] + ")";
-    case OpKind::Sigmoid:
-      return f32 ? "(float)(1.0 / (1.0 + tempo_exp_core(tempo_clamp(-(double)" + a[0] + ", -110.0, 110.0))))"
-                 : "(1.0 / (1.0 + exp(-" + a[0] + ")))";
+    case OpKind::Sigmoid: return f32 ? "tempo_sigmoid_f32(" + a[0] + ")" : "(1.0 / (1.0 + exp(-" + a[0] + ")))";
     case OpKind::Log: return viaDouble("log", "(double)" + a[0]);
     case OpKind::Sin: return viaDouble("sin", "(double)" + a[0]);
     case OpKind::Cos: return viaDouble("cos", "(double)" + a[0]);

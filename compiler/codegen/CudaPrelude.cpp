@@ -20,18 +20,23 @@ std::string hexDouble(double v) {
 
 std::string hexFloat(float v) { return hexDouble(static_cast<double>(v)) + "f"; }
 
-std::string expCore() {
+std::string expF32() {
   std::string s =
-      "__device__ __forceinline__ double tempo_exp_core(double x) {\n"
-      "  double kd = x * " + hexDouble(1.4426950408889634) + " + " + hexDouble(0x1.8p52) + ";\n"
-      "  tempo_u64 kbits = (tempo_u64)__double_as_longlong(kd);\n"
-      "  kd = kd - " + hexDouble(0x1.8p52) + ";\n"
-      "  double r = (x - kd * " + hexDouble(0x1.62e42fefa3800p-1) + ") - kd * " + hexDouble(0x1.ef35793c76730p-45) + ";\n"
-      "  double p = " + hexDouble(1.0 / 479001600) + ";\n";
-  const double coeffs[] = {1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720,
-                           1.0 / 120,      1.0 / 24,      1.0 / 6,      0.5,          1.0,        1.0};
-  for (double c : coeffs) s += "  p = p * r + " + hexDouble(c) + ";\n";
-  s += "  return p * __longlong_as_double((tempo_i64)((kbits << 52) + ((tempo_u64)1023 << 52)));\n}\n";
+      "__device__ __forceinline__ float tempo_exp_f32(float x) {\n"
+      "  x = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);\n"
+      "  float kd = fmaf(x, " + hexFloat(1.44269504f) + ", " + hexFloat(0x1.8p23f) + ");\n"
+      "  tempo_i32 k = (tempo_i32)((tempo_u32)__float_as_int(kd) - (tempo_u32)__float_as_int(" + hexFloat(0x1.8p23f) + "));\n"
+      "  kd = kd - " + hexFloat(0x1.8p23f) + ";\n"
+      "  float r = fmaf(-kd, " + hexFloat(0x1.62e43p-1f) + ", x);\n"
+      "  r = fmaf(-kd, " + hexFloat(-0x1.05c610p-29f) + ", r);\n"
+      "  float p = " + hexFloat(1.0f / 5040) + ";\n";
+  const float coeffs[] = {1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f};
+  for (float c : coeffs) s += "  p = fmaf(p, r, " + hexFloat(c) + ");\n";
+  s += "  tempo_i32 half = k >> 1;\n"
+       "  return p * __int_as_float((int)((tempo_u32)(half + 127) << 23)) * __int_as_float((int)((tempo_u32)(k - half + 127) << 23));\n}\n"
+       "__device__ __forceinline__ float tempo_sigmoid_f32(float x) {\n"
+       "  double e = (double)tempo_exp_f32(-fabsf(x));\n"
+       "  return (float)((x < 0.0f ? e : 1.0) / (1.0 + e));\n}\n";
   return s;
 }
 
@@ -47,17 +52,7 @@ std::string tanhF32() {
                           -17.0f / 315.0f,                  2.0f / 15.0f,                -1.0f / 3.0f};
   for (float c : series) s += "  s = fmaf(a2, s, " + hexFloat(c) + ");\n";
   s += "  float series = fmaf(a, a2 * s, a);\n"
-       "  float y = a + a;\n"
-       "  float kd = fmaf(y, " + hexFloat(1.44269504f) + ", " + hexFloat(0x1.8p23f) + ");\n"
-       "  tempo_u32 kbits = (tempo_u32)__float_as_int(kd);\n"
-       "  kd = kd - " + hexFloat(0x1.8p23f) + ";\n"
-       "  float r = fmaf(-kd, " + hexFloat(0x1.62e43p-1f) + ", y);\n"
-       "  r = fmaf(-kd, " + hexFloat(-0x1.05c610p-29f) + ", r);\n"
-       "  float p = " + hexFloat(1.0f / 5040) + ";\n";
-  const float coeffs[] = {1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f};
-  for (float c : coeffs) s += "  p = fmaf(p, r, " + hexFloat(c) + ");\n";
-  s += "  float e = p * __int_as_float((int)((kbits << 23) + ((tempo_u32)127 << 23)));\n"
-       "  float big = 1.0f - 2.0f / (e + 1.0f);\n"
+       "  float big = 1.0f - 2.0f / (tempo_exp_f32(a + a) + 1.0f);\n"
        "  return copysignf(a < 0.625f ? series : big, d);\n}\n";
   return s;
 }
@@ -72,9 +67,7 @@ const std::string& cudaDevicePrelude() {
       "typedef int tempo_i32;\n"
       "typedef unsigned int tempo_u32;\n"
       "typedef unsigned char tempo_u8;\n"
-      "__device__ __forceinline__ double tempo_clamp(double x, double lo, double hi) {\n"
-      "  return x < lo ? lo : (x > hi ? hi : x);\n}\n" +
-      expCore() + tanhF32() +
+      + expF32() + tanhF32() +
       "// fromDouble (DTypeDispatch.h): NaN to 0, out of range to the limits.\n"
       "__device__ __forceinline__ tempo_i32 tempo_to_i32(double v) {\n"
       "  return v != v ? 0 : v <= -2147483648.0 ? (tempo_i32)(-2147483647 - 1) : v >= 2147483647.0 ? 2147483647 : (tempo_i32)v;\n}\n"

@@ -10,6 +10,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -241,38 +242,47 @@ private:
     return b_.CreateCall(fn, args);
   }
 
-  /// FastMath.cpp's clamp: x < lo ? lo : (x > hi ? hi : x), keeping NaN.
-  llvm::Value* clamp(llvm::Value* x, double lo, double hi) {
-    llvm::Value* upper = b_.CreateSelect(b_.CreateFCmpOGT(x, dbl(hi)), dbl(hi), x);
-    return b_.CreateSelect(b_.CreateFCmpOLT(x, dbl(lo)), dbl(lo), upper);
-  }
-
-  /// FastMath.cpp's expCore, operation for operation.
-  llvm::Value* expCore(llvm::Value* x) {
-    const double log2e = 1.4426950408889634, shifter = 0x1.8p52;
-    const double ln2hi = 0x1.62e42fefa3800p-1, ln2lo = 0x1.ef35793c76730p-45;
-    llvm::Value* kd = b_.CreateFAdd(b_.CreateFMul(x, dbl(log2e)), dbl(shifter));
-    llvm::Value* kbits = b_.CreateBitCast(kd, b_.getInt64Ty());
-    kd = b_.CreateFSub(kd, dbl(shifter));
-    llvm::Value* r = b_.CreateFSub(b_.CreateFSub(x, b_.CreateFMul(kd, dbl(ln2hi))), b_.CreateFMul(kd, dbl(ln2lo)));
-    const double coeffs[] = {1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720,
-                             1.0 / 120,      1.0 / 24,      1.0 / 6,      0.5,          1.0,        1.0};
-    llvm::Value* p = dbl(1.0 / 479001600);
-    for (double c : coeffs) p = b_.CreateFAdd(b_.CreateFMul(p, r), dbl(c));
-    llvm::Value* scaleBits = b_.CreateAdd(b_.CreateShl(kbits, 52), b_.getInt64(uint64_t(1023) << 52));
-    return b_.CreateFMul(p, b_.CreateBitCast(scaleBits, b_.getDoubleTy()));
-  }
-
   llvm::Value* flt(float v) { return llvm::ConstantFP::get(b_.getFloatTy(), double(v)); }
   llvm::Value* fma(llvm::Value* x, llvm::Value* y, llvm::Value* z) {
     return b_.CreateIntrinsic(llvm::Intrinsic::fma, {x->getType()}, {x, y, z});
   }
 
-  /// FastMath.cpp's tanhCoreF32, operation for operation (the same float constants, the
-  /// same explicit fmas), so a generated tanh gives the library kernel's bits.
+  /// FastMath.cpp's clampF: x < lo ? lo : (x > hi ? hi : x), keeping NaN.
+  llvm::Value* clampF(llvm::Value* x, float lo, float hi) {
+    llvm::Value* upper = b_.CreateSelect(b_.CreateFCmpOGT(x, flt(hi)), flt(hi), x);
+    return b_.CreateSelect(b_.CreateFCmpOLT(x, flt(lo)), flt(lo), upper);
+  }
+
+  /// FastMath.cpp's expCoreF32, operation for operation (the same float constants, the same
+  /// explicit fmas), so a generated exp gives the library kernel's bits.
+  llvm::Value* expCoreF32(llvm::Value* x) {
+    x = clampF(x, -104.0f, 89.0f);
+    const float shifter = 0x1.8p23f;
+    llvm::Value* kd = fma(x, flt(1.44269504f), flt(shifter));
+    llvm::Value* k = b_.CreateSub(b_.CreateBitCast(kd, b_.getInt32Ty()), b_.getInt32(std::bit_cast<uint32_t>(shifter)));
+    kd = b_.CreateFSub(kd, flt(shifter));
+    llvm::Value* r = fma(b_.CreateFNeg(kd), flt(0x1.62e43p-1f), x);
+    r = fma(b_.CreateFNeg(kd), flt(-0x1.05c610p-29f), r);
+    const float coeffs[] = {1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f};
+    llvm::Value* p = flt(1.0f / 5040);
+    for (float c : coeffs) p = fma(p, r, flt(c));
+    llvm::Value* half = b_.CreateAShr(k, 1);
+    auto power = [&](llvm::Value* e) {
+      return b_.CreateBitCast(b_.CreateShl(b_.CreateAdd(e, b_.getInt32(127)), 23), b_.getFloatTy());
+    };
+    return b_.CreateFMul(b_.CreateFMul(p, power(half)), power(b_.CreateSub(k, half)));
+  }
+
+  /// FastMath.cpp's sigmoidCoreF32: e^-|x| in float, the division in double.
+  llvm::Value* sigmoidCoreF32(llvm::Value* x) {
+    llvm::Value* e = b_.CreateFPExt(expCoreF32(b_.CreateFNeg(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x))), b_.getDoubleTy());
+    llvm::Value* numerator = b_.CreateSelect(b_.CreateFCmpOLT(x, flt(0.0f)), e, dbl(1.0));
+    return b_.CreateFPTrunc(b_.CreateFDiv(numerator, b_.CreateFAdd(dbl(1.0), e)), b_.getFloatTy());
+  }
+
+  /// FastMath.cpp's tanhCoreF32, operation for operation.
   llvm::Value* tanhCoreF32(llvm::Value* x) {
-    llvm::Value* upper = b_.CreateSelect(b_.CreateFCmpOGT(x, flt(10.0f)), flt(10.0f), x);
-    llvm::Value* d = b_.CreateSelect(b_.CreateFCmpOLT(x, flt(-10.0f)), flt(-10.0f), upper);
+    llvm::Value* d = clampF(x, -10.0f, 10.0f);
     llvm::Value* a = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, d);
     llvm::Value* a2 = b_.CreateFMul(a, a);
     const float series[] = {-443861162.0f / 1856156927625.0f, 6404582.0f / 10854718875.0f,
@@ -283,18 +293,7 @@ private:
     llvm::Value* s = flt(18888466084.0f / 194896477400625.0f);
     for (float c : series) s = fma(a2, s, flt(c));
     llvm::Value* sum = fma(a, b_.CreateFMul(a2, s), a);
-    llvm::Value* y = b_.CreateFAdd(a, a);
-    const float shifter = 0x1.8p23f;
-    llvm::Value* kd = fma(y, flt(1.44269504f), flt(shifter));
-    llvm::Value* kbits = b_.CreateBitCast(kd, b_.getInt32Ty());
-    kd = b_.CreateFSub(kd, flt(shifter));
-    llvm::Value* r = fma(b_.CreateFNeg(kd), flt(0x1.62e43p-1f), y);
-    r = fma(b_.CreateFNeg(kd), flt(-0x1.05c610p-29f), r);
-    const float coeffs[] = {1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f};
-    llvm::Value* p = flt(1.0f / 5040);
-    for (float c : coeffs) p = fma(p, r, flt(c));
-    llvm::Value* scaleBits = b_.CreateAdd(b_.CreateShl(kbits, 23), b_.getInt32(uint32_t(127) << 23));
-    llvm::Value* e = b_.CreateFMul(p, b_.CreateBitCast(scaleBits, b_.getFloatTy()));
+    llvm::Value* e = expCoreF32(b_.CreateFAdd(a, a));
     llvm::Value* big = b_.CreateFSub(flt(1.0f), b_.CreateFDiv(flt(2.0f), b_.CreateFAdd(e, flt(1.0f))));
     llvm::Value* t = b_.CreateSelect(b_.CreateFCmpOLT(a, flt(0.625f)), sum, big);
     return b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, t, d);
@@ -318,13 +317,11 @@ private:
       case OpKind::Abs: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a[0]);
       case OpKind::Relu:
         return b_.CreateSelect(b_.CreateFCmpOLT(a[0], llvm::ConstantFP::get(t, 0.0)), llvm::ConstantFP::get(t, 0.0), a[0]);
-      case OpKind::Exp:
-        return f32 ? fromDoubleTo(t, expCore(clamp(toDouble(a[0]), -110.0, 100.0))) : libm("exp", {a[0]});
+      case OpKind::Exp: return f32 ? expCoreF32(a[0]) : libm("exp", {a[0]});
       case OpKind::Tanh: return f32 ? tanhCoreF32(a[0]) : libm("tanh", {a[0]});
-      case OpKind::Sigmoid: {
-        llvm::Value* e = f32 ? expCore(clamp(b_.CreateFNeg(toDouble(a[0])), -110.0, 110.0)) : libm("exp", {b_.CreateFNeg(a[0])});
-        return fromDoubleTo(t, b_.CreateFDiv(dbl(1.0), b_.CreateFAdd(dbl(1.0), e)));
-      }
+      case OpKind::Sigmoid:
+        if (f32) return sigmoidCoreF32(a[0]);
+        return b_.CreateFDiv(dbl(1.0), b_.CreateFAdd(dbl(1.0), libm("exp", {b_.CreateFNeg(a[0])})));
       case OpKind::Log: return fromDoubleTo(t, libm("log", {toDouble(a[0])}));
       case OpKind::Sin: return fromDoubleTo(t, libm("sin", {toDouble(a[0])}));
       case OpKind::Cos: return fromDoubleTo(t, libm("cos", {toDouble(a[0])}));

@@ -26,7 +26,6 @@
 namespace tempo {
 namespace {
 
-using exec_test::closeTensors;
 
 /// Bound values to run at: the defaults, then each free bound at other values.
 std::vector<SymbolEnv> boundSets(const Graph& g) {
@@ -82,10 +81,11 @@ TEST_P(ExamplesDifferential, CompiledMatchesReference) {
     for (const Executor* ex : {&whole, &planned}) {
       auto actual = ex->outputs();
       ASSERT_EQ(actual.size(), expected.size());
-      // The f64 path has the reference's matmul numerics; f32 tanh is within 1 ulp of it
-      // (FastMath.h), which a recurrence carries into values near zero: 1e-7 absolute.
-      for (size_t i = 0; i < expected.size(); ++i)
-        EXPECT_TRUE(closeTensors(expected[i].second, actual[i].second, 1e-6, 1e-7)) << expected[i].first;
+      // The f64 path has the reference's matmul numerics; f32 exp, sigmoid and tanh are within
+      // 1 ulp of it (FastMath.h), which a recurrence carries into values near zero (1e-7 of the
+      // output's largest magnitude) and softmax, SiLU and RMSNorm through llama_decode's two
+      // layers grow to 1.9e-6 relative (~16 ulp): 1e-5 relative.
+      EXPECT_EQ(testing::compareOutputs(actual, expected, 1e-5, 1e-7), "") << "with f64 matmuls";
     }
     int64_t wholePeak = whole.stats().peakBytes, plannedPeak = planned.stats().peakBytes;
     EXPECT_LE(plannedPeak, wholePeak);

@@ -119,9 +119,10 @@ TEST(CpuKernels, FastMathIsWithinOneUlpOnAWideRange) {
       EXPECT_LE(d, 1) << opName(op) << "(" << x.at(i) << ")";
       off += d != 0;
     }
-    // exp and sigmoid evaluate in double (off by 1 ulp at rare near-ties); tanh in float
-    // (over every positive float 0.13% are 1 ulp off, none more: docs/compiler.md).
-    EXPECT_LE(off, x.numel() / (op == OpKind::Tanh ? 200 : 1000)) << opName(op) << ": too many 1-ulp differences";
+    // All three evaluate in float (FastMath.h). Over every float, none is more than 1 ulp off;
+    // on this grid 5.6% of exp's and 4.7% of sigmoid's results are 1 ulp off (0.24% and 1.7%
+    // of all floats), tanh's 0.13% of all positive floats (docs/compiler.md).
+    EXPECT_LE(off, x.numel() / (op == OpKind::Tanh ? 200 : 16)) << opName(op) << ": too many 1-ulp differences";
   }
 }
 

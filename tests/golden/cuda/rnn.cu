@@ -4,28 +4,27 @@ typedef unsigned long long tempo_u64;
 typedef int tempo_i32;
 typedef unsigned int tempo_u32;
 typedef unsigned char tempo_u8;
-__device__ __forceinline__ double tempo_clamp(double x, double lo, double hi) {
-  return x < lo ? lo : (x > hi ? hi : x);
+__device__ __forceinline__ float tempo_exp_f32(float x) {
+  x = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);
+  float kd = fmaf(x, 0x1.715476p+0f, 0x1.8p+23f);
+  tempo_i32 k = (tempo_i32)((tempo_u32)__float_as_int(kd) - (tempo_u32)__float_as_int(0x1.8p+23f));
+  kd = kd - 0x1.8p+23f;
+  float r = fmaf(-kd, 0x1.62e43p-1f, x);
+  r = fmaf(-kd, -0x1.05c61p-29f, r);
+  float p = 0x1.a01a02p-13f;
+  p = fmaf(p, r, 0x1.6c16c2p-10f);
+  p = fmaf(p, r, 0x1.111112p-7f);
+  p = fmaf(p, r, 0x1.555556p-5f);
+  p = fmaf(p, r, 0x1.555556p-3f);
+  p = fmaf(p, r, 0x1p-1f);
+  p = fmaf(p, r, 0x1p+0f);
+  p = fmaf(p, r, 0x1p+0f);
+  tempo_i32 half = k >> 1;
+  return p * __int_as_float((int)((tempo_u32)(half + 127) << 23)) * __int_as_float((int)((tempo_u32)(k - half + 127) << 23));
 }
-__device__ __forceinline__ double tempo_exp_core(double x) {
-  double kd = x * 0x1.71547652b82fep+0 + 0x1.8p+52;
-  tempo_u64 kbits = (tempo_u64)__double_as_longlong(kd);
-  kd = kd - 0x1.8p+52;
-  double r = (x - kd * 0x1.62e42fefa38p-1) - kd * 0x1.ef35793c7673p-45;
-  double p = 0x1.1eed8eff8d898p-29;
-  p = p * r + 0x1.ae64567f544e4p-26;
-  p = p * r + 0x1.27e4fb7789f5cp-22;
-  p = p * r + 0x1.71de3a556c734p-19;
-  p = p * r + 0x1.a01a01a01a01ap-16;
-  p = p * r + 0x1.a01a01a01a01ap-13;
-  p = p * r + 0x1.6c16c16c16c17p-10;
-  p = p * r + 0x1.1111111111111p-7;
-  p = p * r + 0x1.5555555555555p-5;
-  p = p * r + 0x1.5555555555555p-3;
-  p = p * r + 0x1p-1;
-  p = p * r + 0x1p+0;
-  p = p * r + 0x1p+0;
-  return p * __longlong_as_double((tempo_i64)((kbits << 52) + ((tempo_u64)1023 << 52)));
+__device__ __forceinline__ float tempo_sigmoid_f32(float x) {
+  double e = (double)tempo_exp_f32(-fabsf(x));
+  return (float)((x < 0.0f ? e : 1.0) / (1.0 + e));
 }
 __device__ __forceinline__ float tempo_tanh_f32(float x) {
   float d = x < -10.0f ? -10.0f : (x > 10.0f ? 10.0f : x);
@@ -42,22 +41,7 @@ __device__ __forceinline__ float tempo_tanh_f32(float x) {
   s = fmaf(a2, s, 0x1.111112p-3f);
   s = fmaf(a2, s, -0x1.555556p-2f);
   float series = fmaf(a, a2 * s, a);
-  float y = a + a;
-  float kd = fmaf(y, 0x1.715476p+0f, 0x1.8p+23f);
-  tempo_u32 kbits = (tempo_u32)__float_as_int(kd);
-  kd = kd - 0x1.8p+23f;
-  float r = fmaf(-kd, 0x1.62e43p-1f, y);
-  r = fmaf(-kd, -0x1.05c61p-29f, r);
-  float p = 0x1.a01a02p-13f;
-  p = fmaf(p, r, 0x1.6c16c2p-10f);
-  p = fmaf(p, r, 0x1.111112p-7f);
-  p = fmaf(p, r, 0x1.555556p-5f);
-  p = fmaf(p, r, 0x1.555556p-3f);
-  p = fmaf(p, r, 0x1p-1f);
-  p = fmaf(p, r, 0x1p+0f);
-  p = fmaf(p, r, 0x1p+0f);
-  float e = p * __int_as_float((int)((kbits << 23) + ((tempo_u32)127 << 23)));
-  float big = 1.0f - 2.0f / (e + 1.0f);
+  float big = 1.0f - 2.0f / (tempo_exp_f32(a + a) + 1.0f);
   return copysignf(a < 0.625f ? series : big, d);
 }
 // fromDouble (DTypeDispatch.h): NaN to 0, out of range to the limits.
