@@ -5,8 +5,10 @@
 // Their constants are written as hexadecimal literals of the values the host
 // computes, so no compiler's constant folding can give other bits.
 #include "codegen/CudaKernels.h"
+#include "ops/FastMathConstants.h"
 
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 namespace tempo {
@@ -20,18 +22,28 @@ std::string hexDouble(double v) {
 
 std::string hexFloat(float v) { return hexDouble(static_cast<double>(v)) + "f"; }
 
+/// `-104.0f`: a float whose shortest round-trip decimal is readable (clamps and thresholds).
+std::string decimalFloat(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+  std::string s = buf;
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s + "f";
+}
+
 std::string expF32() {
+  using namespace fastmath;
   std::string s =
       "__device__ __forceinline__ float tempo_exp_f32(float x) {\n"
-      "  x = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);\n"
-      "  float kd = fmaf(x, " + hexFloat(1.44269504f) + ", " + hexFloat(0x1.8p23f) + ");\n"
-      "  tempo_i32 k = (tempo_i32)((tempo_u32)__float_as_int(kd) - (tempo_u32)__float_as_int(" + hexFloat(0x1.8p23f) + "));\n"
-      "  kd = kd - " + hexFloat(0x1.8p23f) + ";\n"
-      "  float r = fmaf(-kd, " + hexFloat(0x1.62e43p-1f) + ", x);\n"
-      "  r = fmaf(-kd, " + hexFloat(-0x1.05c610p-29f) + ", r);\n"
-      "  float p = " + hexFloat(1.0f / 5040) + ";\n";
-  const float coeffs[] = {1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f};
-  for (float c : coeffs) s += "  p = fmaf(p, r, " + hexFloat(c) + ");\n";
+      "  x = x < " + decimalFloat(kExpLow) + " ? " + decimalFloat(kExpLow) + " : (x > " + decimalFloat(kExpHigh) + " ? " +
+      decimalFloat(kExpHigh) + " : x);\n"
+      "  float kd = fmaf(x, " + hexFloat(kLog2e) + ", " + hexFloat(kRoundShifter) + ");\n"
+      "  tempo_i32 k = (tempo_i32)((tempo_u32)__float_as_int(kd) - (tempo_u32)__float_as_int(" + hexFloat(kRoundShifter) + "));\n"
+      "  kd = kd - " + hexFloat(kRoundShifter) + ";\n"
+      "  float r = fmaf(-kd, " + hexFloat(kLn2Hi) + ", x);\n"
+      "  r = fmaf(-kd, " + hexFloat(kLn2Lo) + ", r);\n"
+      "  float p = " + hexFloat(kExpPolynomial[0]) + ";\n";
+  for (size_t i = 1; i < std::size(kExpPolynomial); ++i) s += "  p = fmaf(p, r, " + hexFloat(kExpPolynomial[i]) + ");\n";
   s += "  tempo_i32 half = k >> 1;\n"
        "  return p * __int_as_float((int)((tempo_u32)(half + 127) << 23)) * __int_as_float((int)((tempo_u32)(k - half + 127) << 23));\n}\n"
        "__device__ __forceinline__ float tempo_sigmoid_f32(float x) {\n"
@@ -41,19 +53,18 @@ std::string expF32() {
 }
 
 std::string tanhF32() {
+  using namespace fastmath;
   std::string s =
       "__device__ __forceinline__ float tempo_tanh_f32(float x) {\n"
-      "  float d = x < -10.0f ? -10.0f : (x > 10.0f ? 10.0f : x);\n"
+      "  float d = x < " + decimalFloat(-kTanhClamp) + " ? " + decimalFloat(-kTanhClamp) + " : (x > " + decimalFloat(kTanhClamp) +
+      " ? " + decimalFloat(kTanhClamp) + " : x);\n"
       "  float a = fabsf(d);\n"
       "  float a2 = a * a;\n"
-      "  float s = " + hexFloat(18888466084.0f / 194896477400625.0f) + ";\n";
-  const float series[] = {-443861162.0f / 1856156927625.0f, 6404582.0f / 10854718875.0f, -929569.0f / 638512875.0f,
-                          21844.0f / 6081075.0f,            -1382.0f / 155925.0f,        62.0f / 2835.0f,
-                          -17.0f / 315.0f,                  2.0f / 15.0f,                -1.0f / 3.0f};
-  for (float c : series) s += "  s = fmaf(a2, s, " + hexFloat(c) + ");\n";
+      "  float s = " + hexFloat(kTanhSeries[0]) + ";\n";
+  for (size_t i = 1; i < std::size(kTanhSeries); ++i) s += "  s = fmaf(a2, s, " + hexFloat(kTanhSeries[i]) + ");\n";
   s += "  float series = fmaf(a, a2 * s, a);\n"
        "  float big = 1.0f - 2.0f / (tempo_exp_f32(a + a) + 1.0f);\n"
-       "  return copysignf(a < 0.625f ? series : big, d);\n}\n";
+       "  return copysignf(a < " + decimalFloat(kTanhSeriesBelow) + " ? series : big, d);\n}\n";
   return s;
 }
 

@@ -2,6 +2,7 @@
 #include "codegen/LlvmKernels.h"
 
 #include "codegen/LlvmModule.h"
+#include "ops/FastMathConstants.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
@@ -13,6 +14,7 @@
 #include <bit>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 
@@ -256,16 +258,15 @@ private:
   /// FastMath.cpp's expCoreF32, operation for operation (the same float constants, the same
   /// explicit fmas), so a generated exp gives the library kernel's bits.
   llvm::Value* expCoreF32(llvm::Value* x) {
-    x = clampF(x, -104.0f, 89.0f);
-    const float shifter = 0x1.8p23f;
-    llvm::Value* kd = fma(x, flt(1.44269504f), flt(shifter));
-    llvm::Value* k = b_.CreateSub(b_.CreateBitCast(kd, b_.getInt32Ty()), b_.getInt32(std::bit_cast<uint32_t>(shifter)));
-    kd = b_.CreateFSub(kd, flt(shifter));
-    llvm::Value* r = fma(b_.CreateFNeg(kd), flt(0x1.62e43p-1f), x);
-    r = fma(b_.CreateFNeg(kd), flt(-0x1.05c610p-29f), r);
-    const float coeffs[] = {1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f};
-    llvm::Value* p = flt(1.0f / 5040);
-    for (float c : coeffs) p = fma(p, r, flt(c));
+    using namespace fastmath;
+    x = clampF(x, kExpLow, kExpHigh);
+    llvm::Value* kd = fma(x, flt(kLog2e), flt(kRoundShifter));
+    llvm::Value* k = b_.CreateSub(b_.CreateBitCast(kd, b_.getInt32Ty()), b_.getInt32(std::bit_cast<uint32_t>(kRoundShifter)));
+    kd = b_.CreateFSub(kd, flt(kRoundShifter));
+    llvm::Value* r = fma(b_.CreateFNeg(kd), flt(kLn2Hi), x);
+    r = fma(b_.CreateFNeg(kd), flt(kLn2Lo), r);
+    llvm::Value* p = flt(kExpPolynomial[0]);
+    for (size_t i = 1; i < std::size(kExpPolynomial); ++i) p = fma(p, r, flt(kExpPolynomial[i]));
     llvm::Value* half = b_.CreateAShr(k, 1);
     auto power = [&](llvm::Value* e) {
       return b_.CreateBitCast(b_.CreateShl(b_.CreateAdd(e, b_.getInt32(127)), 23), b_.getFloatTy());
@@ -282,20 +283,16 @@ private:
 
   /// FastMath.cpp's tanhCoreF32, operation for operation.
   llvm::Value* tanhCoreF32(llvm::Value* x) {
-    llvm::Value* d = clampF(x, -10.0f, 10.0f);
+    using namespace fastmath;
+    llvm::Value* d = clampF(x, -kTanhClamp, kTanhClamp);
     llvm::Value* a = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, d);
     llvm::Value* a2 = b_.CreateFMul(a, a);
-    const float series[] = {-443861162.0f / 1856156927625.0f, 6404582.0f / 10854718875.0f,
-                            -929569.0f / 638512875.0f,        21844.0f / 6081075.0f,
-                            -1382.0f / 155925.0f,             62.0f / 2835.0f,
-                            -17.0f / 315.0f,                  2.0f / 15.0f,
-                            -1.0f / 3.0f};
-    llvm::Value* s = flt(18888466084.0f / 194896477400625.0f);
-    for (float c : series) s = fma(a2, s, flt(c));
+    llvm::Value* s = flt(kTanhSeries[0]);
+    for (size_t i = 1; i < std::size(kTanhSeries); ++i) s = fma(a2, s, flt(kTanhSeries[i]));
     llvm::Value* sum = fma(a, b_.CreateFMul(a2, s), a);
     llvm::Value* e = expCoreF32(b_.CreateFAdd(a, a));
     llvm::Value* big = b_.CreateFSub(flt(1.0f), b_.CreateFDiv(flt(2.0f), b_.CreateFAdd(e, flt(1.0f))));
-    llvm::Value* t = b_.CreateSelect(b_.CreateFCmpOLT(a, flt(0.625f)), sum, big);
+    llvm::Value* t = b_.CreateSelect(b_.CreateFCmpOLT(a, flt(kTanhSeriesBelow)), sum, big);
     return b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, t, d);
   }
 

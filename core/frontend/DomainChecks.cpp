@@ -295,10 +295,9 @@ private:
   /// A point read at a constant shift (`h[t - 1]`) answers by the shift's sign, once it is known
   /// whether the edge reads anything at all; other reads ask isl.
   bool reads(const Edge& e, const std::string& dim, Constraint::Rel rel) {
-    const std::vector<std::string>& pd = cx_.graph.node(e.producer).domain;
-    const size_t k = static_cast<size_t>(std::find(pd.begin(), pd.end(), dim) - pd.begin());
-    if (k < e.index.size() && !e.index[k].isSlice())
-      if (std::optional<int64_t> shift = (e.index[k].start - IndexExpr::dim(dim)).constantValue()) {
+    const IndexAtom* a = atomAlong(e, dim);
+    if (a && !a->isSlice())
+      if (std::optional<int64_t> shift = (a->start - IndexExpr::dim(dim)).constantValue()) {
         const bool holds = rel == Constraint::Rel::Gt ? *shift > 0 : rel == Constraint::Rel::Lt ? *shift < 0 : *shift == 0;
         if (!holds) return false;
         auto known = readsAnything_.find(std::make_pair(e.id, dim));
@@ -307,6 +306,13 @@ private:
         return known->second;
       }
     return !relationAlong(e, dim).intersect(compare(e, dim, rel)).isEmpty();
+  }
+
+  /// The atom through which `e` reads `dim` of its producer (null when the producer has no such dim).
+  const IndexAtom* atomAlong(const Edge& e, const std::string& dim) const {
+    const std::vector<std::string>& pd = cx_.graph.node(e.producer).domain;
+    const size_t k = static_cast<size_t>(std::find(pd.begin(), pd.end(), dim) - pd.begin());
+    return k < e.index.size() ? &e.index[k] : nullptr;
   }
 
   std::vector<std::string> vars(const Edge& e, const std::string& dim) const {
@@ -343,11 +349,9 @@ private:
       cs.push_back({IndexExpr::dim(d), Constraint::Rel::Ge, 0});
       cs.push_back({IndexExpr::dim(d), Constraint::Rel::Lt, IndexExpr::bound(cx_.scope.boundOf(d))});
     }
-    const std::vector<std::string>& pd = g.node(e.producer).domain;
-    size_t k = static_cast<size_t>(std::find(pd.begin(), pd.end(), dim) - pd.begin());
     IndexExpr src = IndexExpr::dim(primed(dim));
-    if (k < e.index.size()) {
-      const IndexAtom& a = e.index[k];
+    if (const IndexAtom* atom = atomAlong(e, dim)) {
+      const IndexAtom& a = *atom;
       if (a.isSlice()) {
         cs.push_back({src, Constraint::Rel::Ge, a.start});
         cs.push_back({src, Constraint::Rel::Lt, *a.stop});

@@ -1,6 +1,7 @@
 // Branch-free exp, sigmoid and tanh over float arrays in float arithmetic; see FastMath.h.
 #include "kernels/cpu/FastMath.h"
 #include "kernels/cpu/TargetClones.h"
+#include "ops/FastMathConstants.h"
 
 // The clamps below are selects; with FP traps modelled GCC turns them back
 // into branches around the (constant-folded) saturated cases and gives up
@@ -11,7 +12,9 @@
 
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 
 namespace tempo::cpu {
 namespace {
@@ -25,21 +28,16 @@ namespace {
 /// to the smallest denormal is rounded once. Within 1 ulp of the reference (double e^x rounded to
 /// float) on every float, 0.24% of them off by that ulp.
 [[gnu::always_inline]] inline float expCoreF32(float x) {
-  x = clampF(x, -104.0f, 89.0f);
-  constexpr float shifter = 0x1.8p23f;
-  float kd = std::fma(x, 1.44269504f, shifter);  // round(x / ln 2) in the low mantissa bits
-  const int32_t k = static_cast<int32_t>(std::bit_cast<uint32_t>(kd) - std::bit_cast<uint32_t>(shifter));
-  kd -= shifter;
-  float r = std::fma(-kd, 0x1.62e43p-1f, x);
-  r = std::fma(-kd, -0x1.05c610p-29f, r);  // ln 2 - 0x1.62e43p-1
-  float p = 1.0f / 5040;
-  p = std::fma(p, r, 1.0f / 720);
-  p = std::fma(p, r, 1.0f / 120);
-  p = std::fma(p, r, 1.0f / 24);
-  p = std::fma(p, r, 1.0f / 6);
-  p = std::fma(p, r, 0.5f);
-  p = std::fma(p, r, 1.0f);
-  p = std::fma(p, r, 1.0f);
+  using namespace fastmath;
+  x = clampF(x, kExpLow, kExpHigh);
+  float kd = std::fma(x, kLog2e, kRoundShifter);  // round(x / ln 2) in the low mantissa bits
+  const int32_t k = static_cast<int32_t>(std::bit_cast<uint32_t>(kd) - std::bit_cast<uint32_t>(kRoundShifter));
+  kd -= kRoundShifter;
+  float r = std::fma(-kd, kLn2Hi, x);
+  r = std::fma(-kd, kLn2Lo, r);
+  float p = kExpPolynomial[0];
+#pragma GCC unroll 16  // straight-line code: the array loops around it must vectorise
+  for (size_t i = 1; i < std::size(kExpPolynomial); ++i) p = std::fma(p, r, kExpPolynomial[i]);
   const int32_t half = k >> 1;  // k in [-150, 128]: both halves are normal exponents
   const float lower = std::bit_cast<float>(static_cast<uint32_t>(half + 127) << 23);
   const float upper = std::bit_cast<float>(static_cast<uint32_t>(k - half + 127) << 23);
@@ -58,22 +56,16 @@ namespace {
 /// x^21 below |x| = 0.625, above it 1 - 2 / (e^2|x| + 1) with expCoreF32. Within 2 ulp of the
 /// correctly rounded tanh (tested on every float).
 [[gnu::always_inline]] inline float tanhCoreF32(float x) {
-  float d = clampF(x, -10.0f, 10.0f);  // tanh rounds to +-1 beyond 9.01
+  using namespace fastmath;
+  float d = clampF(x, -kTanhClamp, kTanhClamp);
   float a = std::fabs(d);
   float a2 = a * a;
-  float s = 18888466084.0f / 194896477400625.0f;
-  s = std::fma(a2, s, -443861162.0f / 1856156927625.0f);
-  s = std::fma(a2, s, 6404582.0f / 10854718875.0f);
-  s = std::fma(a2, s, -929569.0f / 638512875.0f);
-  s = std::fma(a2, s, 21844.0f / 6081075.0f);
-  s = std::fma(a2, s, -1382.0f / 155925.0f);
-  s = std::fma(a2, s, 62.0f / 2835.0f);
-  s = std::fma(a2, s, -17.0f / 315.0f);
-  s = std::fma(a2, s, 2.0f / 15.0f);
-  s = std::fma(a2, s, -1.0f / 3.0f);
+  float s = kTanhSeries[0];
+#pragma GCC unroll 16
+  for (size_t i = 1; i < std::size(kTanhSeries); ++i) s = std::fma(a2, s, kTanhSeries[i]);
   float series = std::fma(a, a2 * s, a);
   float big = 1.0f - 2.0f / (expCoreF32(a + a) + 1.0f);
-  return std::copysign(a < 0.625f ? series : big, d);  // -0 stays -0, NaN stays NaN
+  return std::copysign(a < kTanhSeriesBelow ? series : big, d);  // -0 stays -0, NaN stays NaN
 }
 
 /// `Core` over an array, compiled per ISA with FMA (its explicit fmas are instructions only
