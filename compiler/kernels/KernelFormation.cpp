@@ -163,4 +163,10 @@ KernelProgram formKernels(const Graph& g, const LoopProgram& loops) {
   return out;
 }
 
+KernelProgram formKernelsOfEveryNode(const Graph& g) {
+  KernelProgram out;
+  for (const auto& [id, node] : g.nodes()) out.kernels.push_back(formKernel(g, node, 0));
+  return out;
+}
+
 }  // namespace tempo

@@ -19,4 +19,9 @@ namespace tempo {
 
 KernelProgram formKernels(const Graph& g, const LoopProgram& loops);
 
+/// The kernels of every node of `g`, before any schedule says which run (no exec counts): a
+/// node's kernel depends on the graph alone, so their code can be generated while the program
+/// is scheduled (lowerProgram), and matches formKernels' where the loops run every node.
+KernelProgram formKernelsOfEveryNode(const Graph& g);
+
 }  // namespace tempo

@@ -6,11 +6,40 @@
 #include "memory/StoragePlanner.h"
 
 #include <chrono>
+#include <future>
 
 namespace tempo {
 
+namespace {
+
+/// The nodes of `kernels`' generated kernels, in order.
+std::vector<NodeId> generatedNodes(const KernelProgram& kernels) {
+  std::vector<NodeId> nodes;
+  for (const Kernel& k : kernels.kernels)
+    if (k.kind == KernelKind::Generated) nodes.push_back(k.node);
+  return nodes;
+}
+
+std::vector<NodeId> nodesOf(const NativeModule& native) {
+  std::vector<NodeId> nodes;
+  for (const NativeKernel& k : native.kernels()) nodes.push_back(k.node);
+  return nodes;
+}
+
+}  // namespace
+
 LoweredProgram lowerProgram(const Graph& g, IslContext& isl, const LoweringOptions& options) {
   LoweredProgram out;
+  // A node's kernel depends on the graph alone, so without snapshots the generated kernels are
+  // compiled on another core while the program is scheduled, for every node; the module is kept
+  // when the loops run exactly those kernels' nodes (they run every node unless a node is never
+  // executed), else the kernels are compiled again below. (With snapshots the stages run in order,
+  // so each stage's time and text are its own.)
+  std::future<std::shared_ptr<const NativeModule>> early;
+  if (options.codegen && !options.snapshots)
+    early = std::async(std::launch::async, [&g] {
+      return NativeModule::compile(formKernelsOfEveryNode(g), CodegenOptions{false, false, std::nullopt, true});
+    });
   const std::vector<LoweringStage>& stages = loweringStages();
   auto start = std::chrono::steady_clock::now();
   // Records the stage just run, with its snapshot text when asked for.
@@ -37,7 +66,16 @@ LoweredProgram lowerProgram(const Graph& g, IslContext& isl, const LoweringOptio
   finish(3, [&] { return printKernelProgram(g, out.kernels) + "\n" + printLoopKernelPlan(g, out.loopKernels); });
   out.phases.emplace_back("kernel formation", out.snapshots[3].seconds);
   if (!options.codegen) return out;
-  out.native = NativeModule::compile(out.kernels, CodegenOptions{options.snapshots, options.snapshots, std::nullopt, true});
+  if (early.valid()) {
+    try {
+      out.native = early.get();
+      if (nodesOf(*out.native) != generatedNodes(out.kernels)) out.native.reset();
+    } catch (const std::exception&) {
+      out.native.reset();  // compiled again below, where the error (if it is one of these kernels) is reported
+    }
+  }
+  if (!out.native)
+    out.native = NativeModule::compile(out.kernels, CodegenOptions{options.snapshots, options.snapshots, std::nullopt, true});
   const NativeModule& native = *out.native;
   // The module compiles in one go; its two stages report their own parts of it.
   auto record = [&](size_t stage, double seconds, std::string text) {

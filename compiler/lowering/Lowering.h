@@ -14,7 +14,11 @@
 // docs/cuda.md). Budget swaps and recomputes come later, at run time's
 // bounds (SwapPlacement), since a budget is a number of bytes.
 // `tempo compile --print-after STAGE` prints a stage's snapshot; the compiled
-// engine, the CLI and the studio all lower through `lowerProgram`.
+// engine, the CLI and the studio all lower through `lowerProgram`. Without
+// snapshots the llvm-ir and machine-code stages start first, on another core,
+// for every node's kernel (a kernel depends on the graph alone), while the
+// schedule runs; their module is kept when the loops run exactly those
+// kernels' nodes.
 #pragma once
 
 #include "codegen/NativeModule.h"

@@ -3,6 +3,9 @@
 
 #include "schedule/IslPtr.h"
 
+#include <isl/constraint.h>
+#include <isl/local_space.h>
+
 #include <map>
 #include <string>
 
@@ -10,20 +13,51 @@ namespace tempo {
 
 namespace {
 
-/// The schedule split by statement (tuple name -> its map to time), so each
-/// dependence is checked against its two statements' maps alone: applying
-/// the whole schedule to the whole union of dependences merges every pair
-/// into one time -> time map of hundreds of pieces, which isl simplifies
-/// again and again.
+/// The schedule split by statement (tuple name -> its map to time and the
+/// instances it schedules), so each dependence is checked against its two
+/// statements' maps alone: applying the whole schedule to the whole union of
+/// dependences merges every pair into one time -> time map of hundreds of
+/// pieces, which isl simplifies again and again.
+struct StatementTime {
+  IslPtr<isl_map> time;
+  IslPtr<isl_set> scheduled;  ///< the map's domain, computed once per statement
+};
 struct SplitCheck {
-  std::map<std::string, IslPtr<isl_map>> timeOf;
+  std::map<std::string, StatementTime> timeOf;
   bool ok = true;
 };
 
 isl_stat addStatementTime(isl_map* map, void* user) {
   auto* check = static_cast<SplitCheck*>(user);
-  check->timeOf[isl_map_get_tuple_name(map, isl_dim_in)] = IslPtr<isl_map>(map);
-  return isl_stat_ok;
+  StatementTime& s = check->timeOf[isl_map_get_tuple_name(map, isl_dim_in)];
+  s.scheduled.reset(isl_map_domain(isl_map_copy(map)));
+  s.time.reset(map);
+  return s.scheduled ? isl_stat_ok : isl_stat_error;
+}
+
+/// Whether every vector of `d` (consumed) is lexicographically positive: none
+/// has a negative first non-zero coordinate and none is all zeros. Decided one
+/// coordinate at a time (x_k < 0 among the vectors zero before k, then keep
+/// those zero at k), stopping as soon as no vector is left: a time difference
+/// usually settles in its first coordinates, which makes this much cheaper
+/// than comparing the pairs with isl's lexicographic order (a union of one
+/// piece per coordinate).
+isl_bool lexPositive(isl_set* d) {
+  IslPtr<isl_set> rest(d);
+  const isl_size n = isl_set_dim(rest.get(), isl_dim_set);
+  if (n < 0) return isl_bool_error;
+  for (int k = 0; k < n; ++k) {
+    isl_constraint* negative = isl_constraint_alloc_inequality(isl_local_space_from_space(isl_set_get_space(rest.get())));
+    negative = isl_constraint_set_coefficient_si(negative, isl_dim_set, k, -1);  // -x_k - 1 >= 0
+    negative = isl_constraint_set_constant_si(negative, -1);
+    IslPtr<isl_set> below(isl_set_add_constraint(isl_set_copy(rest.get()), negative));
+    isl_bool none = isl_set_is_empty(below.get());
+    if (none != isl_bool_true) return none == isl_bool_error ? isl_bool_error : isl_bool_false;
+    rest.reset(isl_set_fix_si(rest.release(), isl_dim_set, k, 0));
+    isl_bool empty = isl_set_is_empty(rest.get());
+    if (empty != isl_bool_false) return empty;  // true: every vector is positive before k
+  }
+  return isl_bool_false;  // some vector is all zeros: two instances at the same time
 }
 
 /// Clears `ok` when a pair of dependence `dep` is not strictly increasing in
@@ -40,23 +74,20 @@ isl_stat checkDependence(isl_map* dep, void* user) {
   }
   // Every instance the dependence names must be scheduled.
   IslPtr<isl_set> from(isl_map_domain(isl_map_copy(dep))), to(isl_map_range(isl_map_copy(dep)));
-  IslPtr<isl_set> scheduledFrom(isl_map_domain(isl_map_copy(producer->second.get())));
-  IslPtr<isl_set> scheduledTo(isl_map_domain(isl_map_copy(consumer->second.get())));
-  isl_bool covered = isl_set_is_subset(from.get(), scheduledFrom.get());
-  if (covered == isl_bool_true) covered = isl_set_is_subset(to.get(), scheduledTo.get());
+  isl_bool covered = isl_set_is_subset(from.get(), producer->second.scheduled.get());
+  if (covered == isl_bool_true) covered = isl_set_is_subset(to.get(), consumer->second.scheduled.get());
   if (covered == isl_bool_error) return isl_stat_error;
   if (covered != isl_bool_true) {
     check->ok = false;
     return isl_stat_ok;
   }
-  isl_map* times = isl_map_apply_domain(isl_map_copy(dep), isl_map_copy(producer->second.get()));
-  times = isl_map_apply_range(times, isl_map_copy(consumer->second.get()));
-  IslPtr<isl_map> t(times);
-  if (!t) return isl_stat_error;
-  IslPtr<isl_map> before(isl_map_lex_lt(isl_space_range(isl_map_get_space(t.get()))));
-  isl_bool sub = isl_map_is_subset(t.get(), before.get());
-  if (sub == isl_bool_error) return isl_stat_error;
-  check->ok = sub == isl_bool_true;
+  // time(producer) << time(consumer) for every pair: their differences are lexicographically positive.
+  isl_map* times = isl_map_apply_domain(owned.release(), isl_map_copy(producer->second.time.get()));
+  times = isl_map_apply_range(times, isl_map_copy(consumer->second.time.get()));
+  if (!times) return isl_stat_error;
+  isl_bool later = lexPositive(isl_map_deltas(times));
+  if (later == isl_bool_error) return isl_stat_error;
+  check->ok = later == isl_bool_true;
   return isl_stat_ok;
 }
 

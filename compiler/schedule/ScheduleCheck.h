@@ -4,8 +4,10 @@
 // compared lexicographically). It respects a dependence relation
 // { P[q] -> C[c] } when time(P[q]) is lexicographically smaller than
 // time(C[c]) for every pair in the relation, for every value of the bound
-// parameters. isl decides this exactly: the dependences must be a subset of
-// { A -> B : time(A) << time(B) }. The scheduler verifies every schedule it
+// parameters. isl decides this exactly, per dependence: the differences
+// time(C[c]) - time(P[q]) of its pairs must all be lexicographically positive,
+// decided one coordinate at a time (no negative coordinate among the
+// differences zero before it). The scheduler verifies every schedule it
 // returns with this check, and the tests use it too.
 #pragma once
 

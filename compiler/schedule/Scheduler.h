@@ -32,7 +32,9 @@
 // schedule that the exact check (ScheduleCheck) rejects, the FallbackSchedule
 // is used instead (components in topological order, a searched loop order
 // inside each) and the result says so and why. Every returned schedule has
-// been verified against every validity dependence.
+// been verified against every validity dependence; the check runs on another
+// core, in an isl context of its own reading the schedule map's text, while
+// isl's AST generator makes the loops.
 #pragma once
 
 #include "pass/PhaseClock.h"
@@ -74,7 +76,7 @@ struct ScheduleResult {
   std::string fusionFailure;   ///< why the fusion schedule was not used ("" if it was or was not asked for)
   bool usedFallback = false;
   std::string fallbackReason;  ///< why isl's schedule was not used ("" if it was, or if the fusion schedule was)
-  PhaseSeconds phases;         ///< seconds per phase: dependences, isl per variant, verification, loops
+  PhaseSeconds phases;         ///< seconds per phase: dependences, isl per variant, schedule map, loops, the rest of the verification
   StatementClusters clusters;  ///< the statements isl scheduled as one (empty when not clustered)
   std::string transforms;      ///< the transforms applied (printScheduleTransforms; "" for none)
   std::string untransformedMap;  ///< the schedule map before them ("" when none were given)

@@ -11,6 +11,8 @@
 #include "executor/CompiledEngine.h"
 #include "executor/NativeCall.h"
 #include "frontend/Frontend.h"
+#include "kernels/KernelFormation.h"
+#include "lowering/Lowering.h"
 #include "kernels/cpu/CpuKernels.h"
 #include "kernels/cpu/Fused.h"
 #include "pass/PassRegistry.h"
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <cstring>
@@ -256,6 +259,46 @@ TEST(GeneratedKernels, TheRnnExamplesKernelsRunNatively) {
   ASSERT_EQ(native.outputs.size(), library.outputs.size());
   for (size_t i = 0; i < native.outputs.size(); ++i)
     EXPECT_EQ(firstDifference(library.outputs[i].second, native.outputs[i].second), "") << native.outputs[i].first;
+}
+
+TEST(GeneratedKernels, KernelsCompiledBesideTheScheduleAreTheLoopsKernels) {
+  // Without snapshots lowerProgram compiles every node's kernel while it schedules; with them it
+  // compiles the kernels of the loops afterwards. The two must give the same functions per node.
+  std::filesystem::path path = testing::sourceDir() / "bench/programs/reinforce_peer.tpo";
+  FrontendResult r = compileSource(testing::readFile(path), path.filename().string(), path.parent_path().string());
+  ASSERT_TRUE(r.ok()) << r.renderedDiagnostics();
+  Graph g = r.graph;
+  PassContext context;
+  defaultPipeline().run(g, context);
+  auto lower = [&](bool snapshots) {
+    IslContext isl;
+    LoweringOptions options;
+    options.snapshots = snapshots;
+    return lowerProgram(g, isl, options);
+  };
+  LoweredProgram beside = lower(false), after = lower(true);
+  ASSERT_TRUE(beside.native && after.native);
+  auto functions = [](const NativeModule& m) {
+    std::vector<std::string> out;
+    for (const NativeKernel& k : m.kernels()) out.push_back(std::to_string(k.node) + " " + k.name + " " + k.function);
+    return out;
+  };
+  EXPECT_GT(beside.native->kernels().size(), 10u);
+  EXPECT_EQ(functions(*beside.native), functions(*after.native));
+  std::vector<std::string> formed;
+  for (const Kernel& k : after.kernels.kernels)
+    if (k.kind == KernelKind::Generated) formed.push_back(std::to_string(k.node) + " " + k.name);
+  std::vector<std::string> compiled;
+  for (const NativeKernel& k : beside.native->kernels()) compiled.push_back(std::to_string(k.node) + " " + k.name);
+  EXPECT_EQ(compiled, formed);
+  // Every node's kernels, formed before the schedule, are the loops' kernels where a node runs.
+  KernelProgram every = formKernelsOfEveryNode(g);
+  for (const Kernel& k : after.kernels.kernels) {
+    auto same = std::find_if(every.kernels.begin(), every.kernels.end(), [&](const Kernel& e) { return e.node == k.node; });
+    ASSERT_NE(same, every.kernels.end()) << k.name;
+    EXPECT_EQ(same->kind, k.kind) << k.name;
+    EXPECT_EQ(same->name, k.name);
+  }
 }
 
 }  // namespace

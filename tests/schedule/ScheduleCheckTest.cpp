@@ -36,6 +36,18 @@ TEST(ScheduleCheck, TheCheckHoldsForEveryParameterValue) {
   EXPECT_TRUE(scheduleRespects(ctx, deps, "[T] -> { A[t] -> [t]; B[i] -> [T] }"));
 }
 
+TEST(ScheduleCheck, OnlyTheFirstCoordinateThatDiffersDecides) {
+  IslContext ctx;
+  // A[i, j] -> B[i, j + 1]: equal outer times, so the inner coordinate decides; a later coordinate
+  // going backwards does not matter once an earlier one has moved forwards.
+  const char* deps = "{ A[i, j] -> B[i, j + 1] : 0 <= i < 4 and 0 <= j < 3 }";
+  EXPECT_TRUE(scheduleRespects(ctx, deps, "{ A[i, j] -> [i, j, 5]; B[i, j] -> [i, j, 0] }"));
+  EXPECT_FALSE(scheduleRespects(ctx, deps, "{ A[i, j] -> [i, -j, 0]; B[i, j] -> [i, -j, 1] }"));
+  EXPECT_TRUE(scheduleRespects(ctx, deps, "{ A[i, j] -> [0, i, j]; B[i, j] -> [1, 0, -j] }"));
+  // Some pairs ahead, one pair behind (j = 2 lands at the same outer time, earlier inside).
+  EXPECT_FALSE(scheduleRespects(ctx, deps, "{ A[i, j] -> [i, j, 1]; B[i, j] -> [i, 2 + j - 3 * (j / 3), 0] }"));
+}
+
 TEST(ScheduleCheck, AnUnscheduledStatementRespectsNothing) {
   IslContext ctx;
   EXPECT_FALSE(scheduleRespects(ctx, "{ A[i] -> B[i] : 0 <= i < 4 }", "{ A[i] -> [i] }"));
