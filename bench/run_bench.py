@@ -43,6 +43,7 @@ PY = "/usr/bin/python3"  # Debian's python: sees python3-torch
 # Sizes are what the engines finish in ~10 minutes in all on the 2-core box (docs/performance.md):
 # the peers' own decode sizes (S=1024 causal, S=4096 window W=256) are the issue-10 memory rows.
 RNN_PEER = ["rnn.py", "--B", "32", "--H", "256", "--mode", "fwd"]
+RNN_BPTT_PEER = ["rnn.py", "--B", "32", "--H", "256", "--mode", "fwdbwd"]
 DECODE_PEER = ["decode.py", "--L", "4", "--heads", "8", "--E", "512", "--B", "8", "--impl", "kv"]
 # A peer variant: a name, arguments added to the size's peer command, and optionally the script
 # that runs instead of the command's first word (the JAX peers take the same size flags).
@@ -68,6 +69,22 @@ PEER_WORKLOADS = [
             {"label": "T=512", "bounds": {"T": 512}, "reps": 3, "warmup": 5, "peer": RNN_PEER + ["--T", "512"]},
             {"label": "T=2048", "bounds": {"T": 2048}, "ref_bounds": {"T": 512}, "reps": 3, "warmup": 5,
              "peer": RNN_PEER + ["--T", "2048"]},
+        ],
+    },
+    {
+        # Forward and backpropagation through time: loss = sum(y), the gradients of W, U and the bias
+        # (the peers' --mode fwdbwd: y.sum().backward(), jax.grad). Same inputs and warm-up as "rnn".
+        "name": "rnn bptt", "program": "bench/programs/rnn_bptt_peer.tpo", "unit": "T", "unit_name": "step",
+        "checks": {"y": "checksum_y", "gW": "checksum_grads.W", "gU": "checksum_grads.U", "gb": "checksum_grads.b"},
+        "rounds": None, "inputs_ready": True,
+        "peer_time": lambda r: r["step_us"]["median"] / 1e3,
+        "variants": [("eager", ["--impl", "eager"]), ("script", ["--impl", "script"]), ("nn.RNN", ["--impl", "nnrnn"]),
+                     ("jax scan", [], "jax_rnn.py")],
+        "sizes": [
+            {"label": "T=512", "bounds": {"T": 512}, "ref_bounds": {"T": 16}, "reps": 3, "warmup": 5,
+             "peer": RNN_BPTT_PEER + ["--T", "512"]},
+            {"label": "T=2048", "bounds": {"T": 2048}, "ref_bounds": {"T": 16}, "reps": 3, "warmup": 5,
+             "peer": RNN_BPTT_PEER + ["--T", "2048"]},
         ],
     },
     {
@@ -263,7 +280,13 @@ def checksum_note(ours, peer, checks):
     """Largest relative difference between our outputs' sums and the peer's (or another engine's)."""
     worst = 0.0
     for out, field in checks.items():
-        theirs = peer[field]["sum"] if field in peer else peer["checksums"][out]["sum"]
+        if field in peer:
+            theirs = peer[field]["sum"]
+        elif "." in field and field.split(".")[0] in peer:  # a nested checksum: checksum_grads.W
+            outer, inner = field.split(".", 1)
+            theirs = peer[outer][inner]["sum"]
+        else:
+            theirs = peer["checksums"][out]["sum"]
         worst = max(worst, rel_diff(ours["checksums"][out]["sum"], theirs))
     return worst
 
@@ -280,10 +303,16 @@ def per_unit_ms(rec):
 OURS = [("compiled", "f32"), ("f64", "f64")]
 
 
+def selected(only, name, names):
+    """--only picks a workload by its whole name ("rnn" is not "rnn bptt"), else by a part of it."""
+    return not only or only == name or (only in name and only not in names)
+
+
 def peer_rows(runner):
     rows = []
+    names = [w["name"] for w in PEER_WORKLOADS]
     for w in PEER_WORKLOADS:
-        if runner.a.only and runner.a.only not in w["name"]:
+        if not selected(runner.a.only, w["name"], names):
             continue
         for size in w["sizes"]:
             if runner.a.size and runner.a.size != size["label"]:

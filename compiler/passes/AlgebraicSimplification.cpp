@@ -181,6 +181,7 @@ const std::vector<RewriteRule>& algebraicRules() {
       {"merge with one unconditional branch -> the branch", singleBranchMerge, {}},
       {"running sum read only at its end -> sum over the window", {}, liftRunningSum},
       {"sum over several whole windows -> one sum per window, nested", {}, splitWindowSum},
+      {"sum over a window of a merge the window does not choose -> a merge of the branches' sums", {}, sumEachBranch},
       {"sum of outer products over a window -> one matrix product of the windows", {}, contractOuterProducts},
       {"sum over a fixed window of a recurrence's value -> a running sum read at its end", {}, accumulateWindowSum},
     };

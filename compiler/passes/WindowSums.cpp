@@ -159,6 +159,74 @@ bool splitWindowSum(Graph& graph, NodeId id, GraphChange& change) {
   return true;
 }
 
+bool sumEachBranch(Graph& graph, NodeId id, GraphChange& change) {
+  const Node r = graph.node(id);
+  std::optional<WindowSum> w = matchWindowSum(graph, r);
+  if (!w) return false;
+  const Node m = graph.node(w->read.producer);
+  if (m.op != OpKind::Merge || graph.users(m.id).size() != 1 || isOutput(graph, m.id)) return false;
+  // The window stacks m's dims at the slice atoms; every other dim is read at its own name, so a
+  // branch's condition means the same over r's domain, and it must not mention a window's dim.
+  std::vector<std::string> window;
+  for (size_t j = 0; j < w->read.index.size(); ++j) {
+    const IndexAtom& a = w->read.index[j];
+    if (a.isSlice()) {
+      window.push_back(m.domain[j]);
+    } else if (!(a.start == IndexExpr::dim(m.domain[j])) || !contains(r.domain, m.domain[j])) {
+      return false;
+    }
+  }
+  struct Branch {
+    Edge read;       // the branch read from r's domain: its window, or the zero itself
+    bool zero = false;
+    Condition condition;
+  };
+  std::vector<Branch> branches;
+  for (const Edge* in : graph.inputs(m.id)) {
+    if (in->producer == m.id) return false;
+    for (const Symbol& s : in->condition.symbols())
+      if (contains(window, s.name)) return false;
+    const Node& p = graph.node(in->producer);
+    Branch b{*in, false, in->condition};
+    // A constant zero of the sum's own type: the sum of its copies over the window is itself.
+    if (p.op == OpKind::Constant && p.attrs.value == 0 && p.domain.empty() && p.type == r.type && in->index.empty()) {
+      b.zero = true;
+    } else {
+      Edge unconditional = *in;  // the condition stays the new merge's
+      unconditional.condition = Condition::always();
+      auto atoms = composeReads(m.domain, unconditional, w->read);
+      if (!atoms) return false;
+      b.read.index = *atoms;
+      if (!(graph.readType(b.read) == graph.readType(w->read))) return false;
+    }
+    branches.push_back(std::move(b));
+  }
+  Node merged;
+  merged.op = OpKind::Merge;
+  merged.domain = r.domain;
+  merged.type = r.type;
+  merged.loc = r.loc;
+  merged.name = r.name;
+  const NodeId sum = graph.addNode(merged);
+  change.added.insert(sum);
+  int slot = 0;
+  for (Branch& b : branches) {
+    Edge e = b.read;
+    if (!b.zero) e = readOf(addReader(graph, OpKind::ReduceSum, r.attrs, r.domain, b.read, change), identityAtoms(r.domain), r.loc);
+    e.id = -1;
+    e.consumer = sum;
+    e.inputIndex = slot++;
+    e.condition = b.condition;
+    graph.addEdge(e);
+  }
+  redirectUsers(graph, id, sum);
+  for (NodeId gone : {id, m.id}) {
+    graph.removeNode(gone);
+    recordRemoval(change, gone);
+  }
+  return true;
+}
+
 bool contractOuterProducts(Graph& graph, NodeId id, GraphChange& change) {
   const Node r = graph.node(id);
   std::optional<WindowSum> w = matchWindowSum(graph, r);

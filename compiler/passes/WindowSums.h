@@ -10,6 +10,9 @@
 //  - a sum over several whole windows becomes one sum per window, nested:
 //    `sum_t (sum_b v[i, t, b])`, the inner over (i, t), so each step's values
 //    are summed as soon as they exist;
+//  - a sum over windows of a merge whose conditions do not mention the
+//    windows' dims is a merge of the branches' sums (a zero branch stays zero),
+//    so the other rules see through autodiff's `merge(x^T @ g if t > 0, 0)`;
 //  - a sum over one window of outer products `x^T @ y` (x and y of one row)
 //    becomes one matrix product of the windows, `X^T @ Y` with X the window of
 //    x as a [W, K] matrix: no [K, N] value per point at all, one GEMM instead
@@ -40,6 +43,13 @@ bool splitWindowSum(Graph& graph, NodeId id, GraphChange& change);
 /// sum along that dimension in the recurrence's direction, read at its last
 /// coordinate, so the value need not be kept for the whole window.
 bool accumulateWindowSum(Graph& graph, NodeId id, GraphChange& change);
+
+/// `id` is a reduce_sum over windows of a merge whose branches the window does not choose (their
+/// conditions do not mention the window's dims: every point of a window takes the same branch):
+/// replaces both by a merge of the branches' sums (a constant zero branch stays the zero), so the
+/// rules above see the sums of the branches themselves (autodiff's weight gradient at t > 0,
+/// `merge(x^T @ g if t > 0, 0 if t == 0)`, summed over the batch).
+bool sumEachBranch(Graph& graph, NodeId id, GraphChange& change);
 
 /// `id` is a reduce_sum over one window of rank-1 matrix products that only it
 /// reads: replaces both by one product of the operands' windows.
