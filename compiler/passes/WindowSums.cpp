@@ -47,6 +47,28 @@ bool endsAtOrBefore(const IndexExpr& stop, const IndexExpr& extent) {
   return std::find(ops.begin(), ops.end(), extent) != ops.end();
 }
 
+/// A node of `op` in place of the sum `r` (its domain, type and name), located at `loc`.
+NodeId addInPlaceOf(Graph& graph, const Node& r, OpKind op, const SourceRange& loc, GraphChange& change) {
+  Node n;
+  n.op = op;
+  n.domain = r.domain;
+  n.type = r.type;
+  n.loc = loc;
+  n.name = r.name;
+  const NodeId id = graph.addNode(n);
+  change.added.insert(id);
+  return id;
+}
+
+/// The readers of the sum `r` read `replacement`; `r` and `summed`, which only `r` read, are gone.
+void replaceSum(Graph& graph, NodeId r, NodeId summed, NodeId replacement, GraphChange& change) {
+  redirectUsers(graph, r, replacement);
+  for (NodeId gone : {r, summed}) {
+    graph.removeNode(gone);
+    recordRemoval(change, gone);
+  }
+}
+
 }  // namespace
 
 bool accumulateWindowSum(Graph& graph, NodeId id, GraphChange& change) {
@@ -201,14 +223,7 @@ bool sumEachBranch(Graph& graph, NodeId id, GraphChange& change) {
     }
     branches.push_back(std::move(b));
   }
-  Node merged;
-  merged.op = OpKind::Merge;
-  merged.domain = r.domain;
-  merged.type = r.type;
-  merged.loc = r.loc;
-  merged.name = r.name;
-  const NodeId sum = graph.addNode(merged);
-  change.added.insert(sum);
+  const NodeId sum = addInPlaceOf(graph, r, OpKind::Merge, r.loc, change);
   int slot = 0;
   for (Branch& b : branches) {
     Edge e = b.read;
@@ -219,11 +234,7 @@ bool sumEachBranch(Graph& graph, NodeId id, GraphChange& change) {
     e.condition = b.condition;
     graph.addEdge(e);
   }
-  redirectUsers(graph, id, sum);
-  for (NodeId gone : {id, m.id}) {
-    graph.removeNode(gone);
-    recordRemoval(change, gone);
-  }
+  replaceSum(graph, id, m.id, sum, change);
   return true;
 }
 
@@ -254,25 +265,14 @@ bool contractOuterProducts(Graph& graph, NodeId id, GraphChange& change) {
   NodeId xt = addReader(graph, OpKind::Permute, transpose, r.domain, readOf(xs, identityAtoms(r.domain), r.loc), change);
   NodeId ys = addReader(graph, OpKind::Reshape, targetShape({rows, y.shape[1]}), r.domain,
                         readOf(ins[1]->producer, *yAtoms, ins[1]->loc), change);
-  Node product;
-  product.op = OpKind::MatMul;
-  product.domain = r.domain;
-  product.type = r.type;
-  product.loc = m.loc;
-  product.name = r.name;
-  NodeId p = graph.addNode(product);
+  const NodeId p = addInPlaceOf(graph, r, OpKind::MatMul, m.loc, change);
   for (int slot = 0; slot < 2; ++slot) {
     Edge operand = readOf(slot == 0 ? xt : ys, identityAtoms(r.domain), m.loc);
     operand.consumer = p;
     operand.inputIndex = slot;
     graph.addEdge(operand);
   }
-  change.added.insert(p);
-  redirectUsers(graph, id, p);
-  for (NodeId gone : {id, m.id}) {
-    graph.removeNode(gone);
-    recordRemoval(change, gone);
-  }
+  replaceSum(graph, id, m.id, p, change);
   return true;
 }
 
