@@ -199,9 +199,8 @@ bool sumEachBranch(Graph& graph, NodeId id, GraphChange& change) {
     }
   }
   struct Branch {
-    Edge read;       // the branch read from r's domain: its window, or the zero itself
+    Edge read;  // the branch read from r's domain (its window, or the zero itself), with its condition
     bool zero = false;
-    Condition condition;
   };
   std::vector<Branch> branches;
   for (const Edge* in : graph.inputs(m.id)) {
@@ -209,9 +208,9 @@ bool sumEachBranch(Graph& graph, NodeId id, GraphChange& change) {
     for (const Symbol& s : in->condition.symbols())
       if (contains(window, s.name)) return false;
     const Node& p = graph.node(in->producer);
-    Branch b{*in, false, in->condition};
+    Branch b{*in, false};
     // A constant zero of the sum's own type: the sum of its copies over the window is itself.
-    if (p.op == OpKind::Constant && p.attrs.value == 0 && p.domain.empty() && p.type == r.type && in->index.empty()) {
+    if (p.op == OpKind::Constant && p.attrs.value == 0 && p.domain.empty() && p.type == r.type) {
       b.zero = true;
     } else {
       Edge unconditional = *in;  // the condition stays the new merge's
@@ -226,12 +225,13 @@ bool sumEachBranch(Graph& graph, NodeId id, GraphChange& change) {
   const NodeId sum = addInPlaceOf(graph, r, OpKind::Merge, r.loc, change);
   int slot = 0;
   for (Branch& b : branches) {
-    Edge e = b.read;
-    if (!b.zero) e = readOf(addReader(graph, OpKind::ReduceSum, r.attrs, r.domain, b.read, change), identityAtoms(r.domain), r.loc);
+    Edge e = b.zero ? b.read
+                    : readOf(addReader(graph, OpKind::ReduceSum, r.attrs, r.domain, b.read, change),
+                             identityAtoms(r.domain), r.loc);
     e.id = -1;
     e.consumer = sum;
     e.inputIndex = slot++;
-    e.condition = b.condition;
+    e.condition = b.read.condition;
     graph.addEdge(e);
   }
   replaceSum(graph, id, m.id, sum, change);
