@@ -287,7 +287,9 @@ private:
       behind = atLeast(behind, r->back + 1);
       ahead = atLeast(ahead, r->ahead + 1);
     }
-    if (allBehind && allAhead && out.final.empty()) return out;  // only the current coordinate
+    // Only the current coordinate, and perhaps the last ones after the loop, in whichever direction
+    // it runs (a backward loop's last is its lowest coordinate).
+    if (allBehind && allAhead) return out;
     if (allBehind) out.direction = 1, out.window = behind;
     else if (allAhead) out.direction = -1, out.window = ahead;
     else return std::nullopt;  // reads both behind and ahead

@@ -1,6 +1,7 @@
 #include "passes/DomainReduction.h"
 
 #include "passes/GraphRewrite.h"
+#include "passes/PointSpecialisation.h"
 
 #include <algorithm>
 
@@ -15,7 +16,12 @@ std::string DomainReduction::description() const {
          "and so does a dimension some reader slices; inside a recurrence a node that reads nothing along a "
          "dimension (a transposed weight in a training step) loses it too, unless it reads the recurrence "
          "at a fixed point of the dimension (an LSTM's h[b, 0] = o * tanh(c[b, 0])): no loop would carry "
-         "the cycle it would make.";
+         "the cycle it would make. A node every reader reads at one fixed coordinate of a dimension (0 or its "
+         "last) is needed there only: autodiff's gradient of the first step's branch, merge(x[0]^T @ g[t] if "
+         "t == 0, 0 if t > 0), is read at t = 0 alone by the weight's sum, but over (t) it would be a product "
+         "at every step. The coordinate is substituted into the node's reads, conditions and attributes, the "
+         "dimension dropped, branches that can no longer be taken removed, consumers first so that the chain "
+         "behind it is specialised too.";
 }
 
 namespace {
@@ -103,6 +109,7 @@ void DomainReduction::run(Graph& graph, PassContext& context) {
       }
     }
   }
+  specialiseFixedPointReads(graph, context);
 }
 
 }  // namespace tempo

@@ -15,6 +15,8 @@
 // reads its recurrence at a fixed point of the dimension (`h[b, 0] = o *
 // tanh(c[b, 0])` with c reading h[t-1]): without the dimension it would close
 // a cycle through values over it that no loop of the schedule carries.
+// Then the other direction (PointSpecialisation): a node every reader reads at
+// one fixed coordinate of a dimension is computed at that coordinate only.
 #pragma once
 
 #include "pass/Pass.h"

@@ -72,17 +72,30 @@ std::set<NodeId> nodesInCycles(const Graph& g) {
   return out;
 }
 
-std::map<NodeId, int> sequentialDirections(const Graph& g, const std::string& dim) {
-  // Training iterations close a cycle through every value of a step; a step's
-  // value is sequential along t only through the steps of one iteration.
+namespace {
+
+/// Training iterations close a cycle through every value of a step: an edge reads within one
+/// iteration when it reads every iteration dim (a trained param's) at its own coordinate.
+std::function<bool(const Edge&)> readsWithinAnIteration(const Graph& g) {
   std::set<std::string> iterations;
   for (const TrainedParam& p : g.trainedParams) iterations.insert(p.dim);
-  auto withinAnIteration = [&](const Edge& e) {
+  return [&g, iterations](const Edge& e) {
     const std::vector<std::string>& domain = g.node(e.producer).domain;
     for (size_t k = 0; k < domain.size() && k < e.index.size(); ++k)
       if (iterations.count(domain[k]) && e.index[k].start != IndexExpr::dim(domain[k])) return false;
     return true;
   };
+}
+
+}  // namespace
+
+std::vector<std::vector<NodeId>> componentsWithinAnIteration(const Graph& g) {
+  return componentsProducersFirst(g, readsWithinAnIteration(g));
+}
+
+std::map<NodeId, int> sequentialDirections(const Graph& g, const std::string& dim) {
+  // A step's value is sequential along t only through the steps of one iteration.
+  const auto withinAnIteration = readsWithinAnIteration(g);
   const IndexExpr here = IndexExpr::dim(dim);
   std::map<NodeId, int> out;
   for (const auto& component : componentsProducersFirst(g, withinAnIteration)) {

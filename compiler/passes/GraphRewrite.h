@@ -24,6 +24,9 @@ namespace tempo {
 std::vector<std::vector<NodeId>> componentsProducersFirst(const Graph& g);
 /// The same over the edges `follow` accepts.
 std::vector<std::vector<NodeId>> componentsProducersFirst(const Graph& g, const std::function<bool(const Edge&)>& follow);
+/// The same over the reads within one training iteration (every trained param's dim read at its
+/// own coordinate): the values of one step, without the cycle the iterations close through all.
+std::vector<std::vector<NodeId>> componentsWithinAnIteration(const Graph& g);
 /// Nodes that are part of a cycle (a component of 2+ nodes or a self-read).
 std::set<NodeId> nodesInCycles(const Graph& g);
 /// The nodes computed step by step along `dim`: a read inside their strongly

@@ -188,6 +188,31 @@ TEST(StoragePlanner, TheLastCoordinatesReadAfterTheLoopStayCircular) {
   EXPECT_EQ(planStorage(g, before, {{"T", 10}}).at(v).kind, StoreKind::Whole);
 }
 
+// A backward loop's last coordinate is its lowest: t = -c0 for c0 in -T + 1..1 ends at t = 0, so
+// a reader of v[0] after it (autodiff's first-step gradient, computed once) leaves v circular.
+TEST(StoragePlanner, TheLastCoordinateOfABackwardLoopReadAfterItStaysCircular) {
+  Graph g;
+  g.dims = {{"t", "T"}};
+  const IndexExpr c0 = dim("c0");
+  NodeId v = addNode(g, OpKind::EvalIndex, {"t"}, f32(), indexAttrs(t * 3 + 1), "v");
+  NodeId o = addNode(g, OpKind::Identity, {"t"}, f32(), {}, "o");
+  NodeId first = addNode(g, OpKind::Identity, {}, f32(), {}, "first");
+  addEdge(g, o, 0, v, {at(t)});
+  addEdge(g, first, 0, v, {at(0)});
+  g.outputs = {{"o", o, {}}, {"first", first, {}}};
+  LoopProgram after = {{loop("c0", 1 - T, 1, {exec(v, {-c0}), exec(o, {-c0})}), exec(first, {})}};
+  StoragePlan plan = planStorage(g, after, {{"T", 5}});
+  ASSERT_EQ(plan.at(v).kind, StoreKind::Circular) << plan.at(v).reason;
+  EXPECT_EQ(plan.at(v).window, 1);
+  Executor ex(g, after, {{{"T", 5}}, plan});
+  ex.run();
+  EXPECT_EQ(values(ex.outputs()[0].second), (std::vector<double>{1, 4, 7, 10, 13}));
+  EXPECT_EQ(values(ex.outputs()[1].second), (std::vector<double>{1}));
+  // v[T - 1] is the first the loop writes: gone by the end.
+  g.edge(g.inputs(first).front()->id).index = {at(T - 1)};
+  EXPECT_EQ(planStorage(g, after, {{"T", 5}}).at(v).kind, StoreKind::Whole);
+}
+
 TEST(StoragePlanner, WrongPlanIsCaughtByTheStores) {
   SlidingSum k;
   StoragePlan tooSmall = planStorage(k.g, k.p, {{"T", 10}});
