@@ -60,17 +60,6 @@ void collectSites(const LoopBody& body, Enclosing& at, SiteMap& out, LoopEnds& e
   }
 }
 
-/// `c` with every symbol named in `values` replaced by its expression.
-Condition substituted(const Condition& c, const std::map<std::string, IndexExpr>& values) {
-  Condition out = Condition::never();
-  for (const std::vector<Constraint>& conj : c.disjuncts()) {
-    std::vector<Constraint> mapped;
-    for (const Constraint& k : conj) mapped.push_back({k.lhs.substitute(values), k.rel, k.rhs.substitute(values)});
-    out = out || Condition::of(std::move(mapped));
-  }
-  return out;
-}
-
 /// What holds wherever `site` runs: its loops' ranges and its guards.
 Condition siteCondition(const Site& site) {
   std::vector<Constraint> ranges;
@@ -246,7 +235,7 @@ private:
     const Node& c = g_.node(e.consumer);
     std::map<std::string, IndexExpr> at;
     for (size_t i = 0; i < c.domain.size(); ++i) at.emplace(c.domain[i], reader.exec->point[i]);
-    Condition reading = siteCondition(reader) && substituted(e.condition, at);
+    Condition reading = siteCondition(reader) && e.condition.substitute(at);
     std::vector<std::string> vars;
     for (const ForStmt* f : reader.loops) vars.push_back(f->var);
     try {

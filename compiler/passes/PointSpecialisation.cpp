@@ -42,16 +42,6 @@ std::optional<IndexExpr> fixedCoordinate(const Graph& g, NodeId id, size_t pos, 
   return at;
 }
 
-Condition substituted(const Condition& c, const std::map<std::string, IndexExpr>& at) {
-  Condition out = Condition::never();
-  for (const std::vector<Constraint>& conjunction : c.disjuncts()) {
-    std::vector<Constraint> s;
-    for (const Constraint& k : conjunction) s.push_back({k.lhs.substitute(at), k.rel, k.rhs.substitute(at)});
-    out = out || Condition::of(std::move(s));
-  }
-  return out;
-}
-
 void substituteAll(std::vector<IndexExpr>& exprs, const std::map<std::string, IndexExpr>& at) {
   for (IndexExpr& e : exprs) e = e.substitute(at);
 }
@@ -67,7 +57,7 @@ void specialise(Graph& graph, NodeId id, size_t pos, const IndexExpr& c) {
       if (a.stop) a.stop = a.stop->substitute(at);
       if (a.block) a.block->first = a.block->first.substitute(at);
     }
-    e.condition = substituted(e.condition, at);
+    e.condition = e.condition.substitute(at);
   }
   Node& n = graph.node(id);
   substituteAll(n.type.shape, at);

@@ -27,6 +27,16 @@ Condition Condition::operator||(const Condition& other) const {
   return Condition(std::move(out));
 }
 
+Condition Condition::substitute(const std::map<std::string, IndexExpr>& values) const {
+  Condition out = never();
+  for (const std::vector<Constraint>& conj : disjuncts_) {
+    std::vector<Constraint> mapped;
+    for (const Constraint& k : conj) mapped.push_back({k.lhs.substitute(values), k.rel, k.rhs.substitute(values)});
+    out = out || of(std::move(mapped));
+  }
+  return out;
+}
+
 Condition Condition::operator!() const {
   // not (A or B) = (not A) and (not B); not (a and b) = (not a) or (not b).
   Condition result = always();

@@ -11,6 +11,7 @@
 
 #include "symbolic/PointSet.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ public:
   Condition operator&&(const Condition& other) const;
   Condition operator||(const Condition& other) const;
   Condition operator!() const;
+  /// The same condition with every symbol named in `values` replaced by its expression.
+  Condition substitute(const std::map<std::string, IndexExpr>& values) const;
 
   /// True at the point `env` (dimension and bound values).
   bool holds(const SymbolEnv& env) const;
