@@ -152,7 +152,6 @@ void Executor::run() {
   sources_ = std::make_unique<SourceArrays>(memory_.get(), givenSources_);
   timeline_ = MemoryTimeline();
   keepLargeBuffersOutOfTheHeap();
-  heapTrim_ = HeapTrim();
   resetStores();
   pager_.reset();
   if (budget_) {
@@ -183,7 +182,6 @@ void Executor::run() {
   stats_.peakBytes = memory_->peakBytes();
   stats_.peakNonOutputBytes = memory_->peakNonOutputBytes();
   stats_.peakSwappedBytes = memory_->peakSwappedBytes();
-  stats_.heapTrims = heapTrim_.trims();
 }
 
 TensorStore& Executor::storeOf(int node, const char* what) {
@@ -227,7 +225,6 @@ void Executor::execute(const std::vector<Stmt>& body) {
         if (program.isArraySource() && !pager_) {  // nothing to compute: the point is a window of the array
           const int64_t bytes = program.prepareArrayPoint(point_, *sources_);
           storeOf(s.node, "exec").writeArrayPoint(point_);
-          heapTrim_.live(memory_->liveBytes());
           if (trace_) trace_->record(s.statement, s.node, start, trace_->now(), point_, false, bytes);
           countExec();
           break;
@@ -238,7 +235,6 @@ void Executor::execute(const std::vector<Stmt>& body) {
         if (pager_ && value) pager_->beforeWrite(s.node, point_, *value);
         if (value) {
           storeOf(s.node, "exec").write(point_, std::move(*value));
-          heapTrim_.live(memory_->liveBytes());
         } else {
           storeOf(s.node, "exec").writeUndefined(point_);
           ++stats_.undefinedExecs;
@@ -265,7 +261,6 @@ void Executor::execute(const std::vector<Stmt>& body) {
         if (pager_) pager_->beforeSwapIn(s.node);
         sources_->swapIn(s.node);
         storeOf(s.node, "swap_in").swapIn();
-        heapTrim_.live(memory_->liveBytes());
         recordMemoryStatement(MemoryEvent::Kind::SwapIn, s.node);
         break;
     }

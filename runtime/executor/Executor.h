@@ -21,7 +21,6 @@
 
 #include "codegen/NativeModule.h"
 #include "executor/ExecError.h"
-#include "executor/HeapTrim.h"
 #include "executor/MemoryPager.h"
 #include "memory/MemoryTimeline.h"
 #include "executor/MemoryTracker.h"
@@ -79,7 +78,6 @@ struct ExecStats {
   int64_t peakBytes = 0;         ///< measured: the most bytes the stores and source arrays held at once
   int64_t peakNonOutputBytes = 0;  ///< the same without the graph outputs' stores
   int64_t peakSwappedBytes = 0;  ///< the most bytes held in the host swap area at once
-  int64_t heapTrims = 0;         ///< free heap pages given back at new highs of live bytes (HeapTrim)
   double seconds = 0;
 };
 
@@ -135,7 +133,6 @@ private:
   std::vector<std::unique_ptr<NodeProgram>> programs_;  ///< by NodeId
   std::unique_ptr<MemoryTracker> memory_;
   MemoryTimeline timeline_;
-  HeapTrim heapTrim_;
   std::unique_ptr<SourceArrays> sources_;
   StoreTable stores_;
   std::optional<int64_t> budget_;

@@ -3,7 +3,6 @@
 #include "memory/BufferSharing.h"
 
 #include "executor/ExecError.h"
-#include "executor/HeapTrim.h"
 #include "executor/NativeCall.h"
 #include "kernels/cpu/CpuKernels.h"
 #include "tensor/LaneStack.h"
@@ -286,7 +285,7 @@ const Tensor* NodeProgram::stackScratch(Input& in, const std::vector<Tensor>& pa
   if (parts.empty()) return nullptr;
   const Tensor& part = parts.front();
   const size_t bytes = parts.size() * part.nbytes();
-  if (bytes < static_cast<size_t>(kMappedBufferBytes)) return nullptr;  // the heap reuses its pages well
+  if (bytes < kMappedTensorBytes) return nullptr;  // the heap reuses its pages well
   Tensor& scratch = in.stackScratch;
   if (!scratch.ownsBufferAlone() || scratch.bufferBytes() < bytes)  // twice the size: room for a growing window
     scratch = Tensor::uninitialized(part.dtype(), {2 * static_cast<int64_t>(parts.size()) * part.numel()},

@@ -78,14 +78,14 @@ private:
     CompiledCondition condition;
     bool keepsWindow = false;  ///< the result may stay a window of this input (keepWindowsOf)
     bool fromSourceArray = false;  ///< the producer is a whole-array source (its values are windows of its array)
-    /// The buffer this read stacks its windows of kMappedBufferBytes or more into (stackScratch).
+    /// The buffer this read stacks its windows of kMappedTensorBytes or more into (stackScratch).
     Tensor stackScratch;
     /// The box read at the current point and its slice extents (gather's, kept for their capacity).
     std::vector<int64_t> readLo, readHi, readLeading;
   };
   /// nullopt when the read is undefined (outside the producer's domain or an undefined point).
   std::optional<Tensor> gather(Input& in, const std::vector<int64_t>& point, const StoreTable& stores);
-  /// Where a stack of `parts` goes when it is copied: null for one under kMappedBufferBytes
+  /// Where a stack of `parts` goes when it is copied: null for one under kMappedTensorBytes
   /// (a fresh buffer from the heap), else `in`'s scratch buffer, made anew with room for
   /// twice the stack when it is too small or another tensor still holds it (the stack
   /// writes every byte it uses; pages past them are never touched). A window decode

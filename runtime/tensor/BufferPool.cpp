@@ -1,12 +1,32 @@
 // BufferPool: a per-thread free list of buffers by exact size.
 #include "tensor/BufferPool.h"
 
+#include <malloc.h>
 #include <sys/mman.h>
 
 #include <cstdint>
+#include <mutex>
+#include <new>
 #include <unordered_map>
 
 namespace tempo {
+
+std::byte* ByteAllocator::allocate(size_t n) {
+  if (n < kMappedTensorBytes) return std::allocator<std::byte>::allocate(n);
+  void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  return static_cast<std::byte*>(p);
+}
+
+void ByteAllocator::deallocate(std::byte* p, size_t n) {
+  if (n < kMappedTensorBytes) return std::allocator<std::byte>::deallocate(p, n);
+  munmap(p, n);
+}
+
+void keepLargeBuffersOutOfTheHeap() {
+  static std::once_flag once;
+  std::call_once(once, [] { mallopt(M_MMAP_THRESHOLD, static_cast<int>(kMappedTensorBytes)); });
+}
 
 namespace {
 

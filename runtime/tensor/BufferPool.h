@@ -14,6 +14,21 @@
 // resident memory. A reused buffer holds old bytes: callers that need zeros
 // write them (Tensor's constructor does).
 //
+// A buffer of kMappedTensorBytes (1 MiB) or more is a mapping of its own
+// (ByteAllocator calls mmap and munmap), never a chunk of the heap: glibc maps
+// a large malloc only when no free chunk of its heap fits, so in a process
+// whose heap earlier work grew (a studio session, a test binary) multi-MiB
+// values were carved from the heap and freed into holes the next values did
+// not fit, and the resident memory followed the heap's history (decode's peer
+// at T = 16: 90 MB resident for 64 MB live inside the test binary, 64.4 alone).
+// Mapped, a freed value's pages go back at once; what the heap keeps is the
+// small per-step buffers, which it reuses in place from run to run (the
+// malloc_trim this replaced, at each MiB of a run's new high, gave those
+// pages back and made every run fault them in again: 117,000 faults in 23
+// runs of the RNN's BPTT at T = 512, 11,600 without; docs/memory.md).
+// keepLargeBuffersOutOfTheHeap fixes glibc's own threshold for the other
+// mallocs (a library's scratch, a kernel's vectors) the same way.
+//
 // A buffer of kHugePageBufferBytes or more asks the kernel for transparent huge
 // pages over its 2 MiB-aligned interior (madvise MADV_HUGEPAGE, the system's
 // default THP mode "madvise"): its first touch then faults 2 MiB at a time
@@ -30,9 +45,15 @@
 
 namespace tempo {
 
-/// Bytes a vector leaves unset when it grows (Tensor::uninitialized writes them itself).
+/// A tensor buffer this large is a mapping of its own (mmap), whatever the heap holds.
+inline constexpr size_t kMappedTensorBytes = size_t(1) << 20;
+
+/// Bytes a vector leaves unset when it grows (Tensor::uninitialized writes them itself);
+/// kMappedTensorBytes and more are mapped and unmapped directly, never carved from the heap.
 struct ByteAllocator : std::allocator<std::byte> {
   template <class U> struct rebind { using other = ByteAllocator; };
+  std::byte* allocate(size_t n);
+  void deallocate(std::byte* p, size_t n);
   template <class U> void construct(U* p) { ::new (static_cast<void*>(p)) U; }
   template <class U, class... A> void construct(U* p, A&&... a) { ::new (static_cast<void*>(p)) U(std::forward<A>(a)...); }
 };
@@ -42,6 +63,11 @@ inline constexpr size_t kMaxPooledBytes = size_t(256) << 10;
 inline constexpr size_t kMaxPoolBytes = size_t(4) << 20;
 inline constexpr size_t kMaxPerSize = 16;
 inline constexpr size_t kHugePageBufferBytes = size_t(4) << 20;
+
+/// Sets glibc's mmap threshold to kMappedTensorBytes, fixed (no longer raised by frees): a malloc
+/// of 1 MiB or more outside the tensors is mapped too while the heap has no free chunk that
+/// fits; once per process.
+void keepLargeBuffersOutOfTheHeap();
 
 /// Whether a large buffer may be backed by huge pages (Small: its untouched pages stay unmapped).
 enum class PageHint { Huge, Small };

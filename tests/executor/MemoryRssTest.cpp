@@ -8,7 +8,10 @@
 // inputs, a GEMM library's scratch, allocator slack): the two decoder peers at
 // T = 16 were +15% and +19% while glibc's mmap threshold rose with every
 // freed multi-MiB buffer and left heap holes; with it fixed at 1 MiB
-// (keepLargeBuffersOutOfTheHeap, HeapTrim.h) they are +0.5% and +0.3%. So for
+// (keepLargeBuffersOutOfTheHeap) they are +0.5% and +0.3%; inside this binary,
+// whose heap earlier tests grew, glibc still carved them from its free chunks
+// (+40% without a malloc_trim at every MiB of new high) until tensor buffers of
+// a MiB and more became mappings of their own (BufferPool.h). So for
 // runs whose tracked peak is at least 16 MiB (below that, pages the allocator
 // keeps dominate: the examples hold a few KiB) the resident memory must lie
 // within 10% of the tracked peak, the bound; the tracker's old count

@@ -2,12 +2,19 @@
 // a large one never is, the pool stays within its bounds, and a zeroing
 // Tensor made from a reused (dirty) buffer still reads zeros. A large buffer's
 // mapping carries the page advice its hint asks for (smaps' VmFlags: hg / nh).
+// A buffer of a MiB or more is a mapping of its own even when the heap has a
+// free chunk that fits, where a plain malloc of the same size is carved from it;
+// with keepLargeBuffersOutOfTheHeap, glibc maps such mallocs after a larger one
+// was freed (checked in a fresh process).
 #include "tensor/BufferPool.h"
 #include "tensor/Tensor.h"
 
 #include <gtest/gtest.h>
+#include <malloc.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -94,6 +101,74 @@ TEST(BufferPool, ALargeBufferCarriesItsPageAdvice) {
   Tensor t = Tensor::uninitialized(DType::F32, {int64_t(bytes / 4)});
   t.set(t.numel() - 1, 3.0);
   EXPECT_EQ(t.at(t.numel() - 1), 3.0);
+}
+
+/// [lo, hi) of the process's brk heap ("[heap]" in /proc/self/maps), or {0, 0}.
+std::pair<uintptr_t, uintptr_t> brkHeap() {
+  std::ifstream maps("/proc/self/maps");
+  for (std::string line; std::getline(maps, line);) {
+    if (line.find("[heap]") == std::string::npos) continue;
+    uintptr_t lo = 0, hi = 0;
+    char dash = 0;
+    std::istringstream(line) >> std::hex >> lo >> dash >> hi;
+    return {lo, hi};
+  }
+  return {0, 0};
+}
+
+bool inBrkHeap(const void* p) {
+  const auto [lo, hi] = brkHeap();
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  return lo <= a && a < hi;
+}
+
+TEST(BufferPool, AMebibyteBufferIsAMappingOfItsOwnWhenTheHeapHasRoom) {
+  // 6 MiB of 64 KiB chunks freed below a live one: one free chunk inside the heap
+  // (the live chunk keeps it from being the heap's top, which glibc would give back).
+  std::vector<void*> chunks;
+  for (int i = 0; i < 96; ++i) chunks.push_back(std::malloc(size_t(64) << 10));
+  void* volatile fence = std::malloc(64);
+  if (!inBrkHeap(chunks.front()) || !inBrkHeap(fence)) {
+    for (void* c : chunks) std::free(c);
+    std::free(fence);
+    GTEST_SKIP() << "this thread's mallocs are not in the brk heap";
+  }
+  for (void* c : chunks) std::free(c);
+  const size_t bytes = size_t(2) << 20;
+  void* volatile carved = std::malloc(bytes);
+  EXPECT_TRUE(inBrkHeap(carved)) << "the set-up: glibc carves a 2 MiB malloc from the free chunk";
+  std::free(carved);
+  auto buffer = acquireBuffer(bytes);
+  EXPECT_FALSE(inBrkHeap(buffer->data())) << "a tensor buffer of 2 MiB came from the heap";
+  auto mebibyte = acquireBuffer(kMappedTensorBytes);
+  EXPECT_FALSE(inBrkHeap(mebibyte->data()));
+  auto below = acquireBuffer(kMappedTensorBytes - 4096);
+  EXPECT_TRUE(inBrkHeap(below->data())) << "a buffer under a MiB belongs in the heap";
+  std::free(fence);
+}
+
+/// Exits 0 when a 2 MiB malloc is mapped and a 256 KiB one comes from the heap after an 8 MiB one was freed.
+[[noreturn]] void checkTheMappingThreshold() {
+  keepLargeBuffersOutOfTheHeap();
+  void* volatile large = std::malloc(size_t(8) << 20);  // freed, it would raise glibc's own threshold to 8 MiB
+  std::free(large);
+  const size_t mapped = mallinfo2().hblks;
+  void* volatile mebibytes = std::malloc(size_t(2) << 20);
+  if (mallinfo2().hblks != mapped + 1) std::fprintf(stderr, "a 2 MiB malloc came from the heap\n"), std::_Exit(1);
+  void* volatile small = std::malloc(size_t(256) << 10);
+  if (mallinfo2().hblks != mapped + 1)
+    std::fprintf(stderr, "a 256 KiB malloc was mapped: per-step buffers belong in the heap\n"), std::_Exit(1);
+  std::free(small);
+  std::free(mebibytes);
+  std::_Exit(0);
+}
+
+TEST(BufferPool, MallocsOfAMebibyteStayMappedAfterALargerOneIsFreed) {
+  // glibc maps a malloc above the threshold only when its heap has no free chunk that fits:
+  // in a process whose heap earlier tests grew, a 2 MiB malloc can come from the heap. So the
+  // threshold is checked in a fresh process (the threadsafe death-test style re-executes the binary).
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(checkTheMappingThreshold(), testing::ExitedWithCode(0), "");
 }
 
 }  // namespace
