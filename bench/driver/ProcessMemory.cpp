@@ -1,5 +1,7 @@
 #include "driver/ProcessMemory.h"
 
+#include "tensor/MappedBufferCache.h"
+
 #include <malloc.h>
 #include <sys/resource.h>
 
@@ -37,6 +39,7 @@ double statusMiB(const std::string& field) {
 double currentRssMiB() { return statusMiB("VmRSS:"); }
 
 bool resetPeakRss() {
+  releaseCachedBuffers();
   malloc_trim(0);
   return static_cast<bool>(std::ofstream("/proc/self/clear_refs") << "5");
 }

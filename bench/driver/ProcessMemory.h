@@ -13,7 +13,8 @@ namespace tempo::bench {
 double peakRssMiB();     ///< getrusage ru_maxrss, in MiB
 double currentRssMiB();  ///< VmRSS from /proc/self/status, in MiB (NaN if unreadable)
 
-/// Returns freed heap to the system (malloc_trim) and resets the kernel's
+/// Returns freed heap and cached mappings to the system (malloc_trim,
+/// releaseCachedBuffers) and resets the kernel's
 /// peak-RSS mark (/proc/self/clear_refs), so that peakRssSinceResetMiB()
 /// measures what follows alone (the run after the compile). False if the
 /// mark could not be reset.

@@ -1,6 +1,8 @@
 // BufferPool: a per-thread free list of buffers by exact size.
 #include "tensor/BufferPool.h"
 
+#include "tensor/MappedBufferCache.h"
+
 #include <malloc.h>
 #include <sys/mman.h>
 
@@ -79,9 +81,9 @@ bool advisePages(void* data, size_t bytes, PageHint pages) {
 }
 
 std::shared_ptr<TensorBuffer> acquireBuffer(size_t bytes, PageHint pages) {
-  if (bytes >= kHugePageBufferBytes) {
-    auto buffer = std::make_shared<TensorBuffer>(bytes);  // no byte touched yet (ByteAllocator)
-    advisePages(buffer->data(), bytes, pages);
+  if (bytes >= kMappedTensorBytes) {
+    auto buffer = acquireMappedBuffer(bytes);
+    if (bytes >= kHugePageBufferBytes) advisePages(buffer->data(), bytes, pages);
     return buffer;
   }
   if (bytes == 0 || bytes > kMaxPooledBytes) return std::make_shared<TensorBuffer>(bytes);

@@ -8,8 +8,9 @@
 // size from a per-thread free list when one is there; a buffer whose last
 // shared_ptr goes away returns to the free list of the thread that drops it,
 // within bounds (at most kMaxPooledBytes per buffer and kMaxPoolBytes per
-// thread, kMaxPerSize of one size), else to the heap. Larger buffers always
-// go to the heap (glibc reuses those pages well). The memory tracker counts
+// thread, kMaxPerSize of one size), else to the heap. Larger buffers go to
+// the heap (glibc reuses those pages well) up to a MiB, and to the
+// MappedBufferCache from there. The memory tracker counts
 // live tensors, not the pool; the pool adds at most 4 MiB per thread to the
 // resident memory. A reused buffer holds old bytes: callers that need zeros
 // write them (Tensor's constructor does).
@@ -21,7 +22,8 @@
 // values were carved from the heap and freed into holes the next values did
 // not fit, and the resident memory followed the heap's history (decode's peer
 // at T = 16: 90 MB resident for 64 MB live inside the test binary, 64.4 alone).
-// Mapped, a freed value's pages go back at once; what the heap keeps is the
+// Mapped, a freed value's pages go back (or to MappedBufferCache, within the
+// live high, for the next value of its size); what the heap keeps is the
 // small per-step buffers, which it reuses in place from run to run (the
 // malloc_trim this replaced, at each MiB of a run's new high, gave those
 // pages back and made every run fault them in again: 117,000 faults in 23

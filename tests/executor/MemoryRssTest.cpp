@@ -2,7 +2,8 @@
 // by the tracker (distinct buffers) and the process's resident memory above
 // its base while the run executes (Linux: the peak resident set is reset
 // through /proc/self/clear_refs after the compile and a warm-up run, freed
-// heap is returned with malloc_trim, then VmHWM - VmRSS). Printed for every
+// heap is returned with malloc_trim and cached mappings with
+// releaseCachedBuffers, then VmHWM - VmRSS). Printed for every
 // example and peer program. Predicted and tracked agree within 10%. The
 // resident memory can be more than the stores hold (a kernel's gathered
 // inputs, a GEMM library's scratch, allocator slack): the two decoder peers at
@@ -26,6 +27,7 @@
 #include "frontend/Frontend.h"
 #include "pass/PassRegistry.h"
 #include "support/GoldenFiles.h"
+#include "tensor/MappedBufferCache.h"
 
 #include <gtest/gtest.h>
 #include <malloc.h>
@@ -67,6 +69,7 @@ Numbers measure(const fs::path& path, const std::map<std::string, int64_t>& sets
   SymbolEnv bounds = *resolveBounds(p.graph, {}, err);
   for (const auto& [name, value] : sets) bounds[name] = value;
   runCompiled(p, bounds);  // warm-up: kernels' and BLAS's first-use buffers
+  releaseCachedBuffers();  // the warm-up's mappings would be the measured run's, resident before its base
   malloc_trim(0);
   bool reset = static_cast<bool>(std::ofstream("/proc/self/clear_refs") << "5");
   int64_t base = statusBytes("VmRSS");

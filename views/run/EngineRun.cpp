@@ -6,6 +6,7 @@
 #include "pass/PassRegistry.h"
 #include "runstore/RunRecorder.h"
 #include "runstore/RunStore.h"
+#include "tensor/MappedBufferCache.h"
 
 #include <chrono>
 #include <memory>
@@ -58,7 +59,9 @@ void runCompiledEngine(const FrontendResult& source, const std::atomic<bool>* ca
   CompiledRunResult result;
   try {
     result = runCompiled(program, outcome.bounds, options);
+    releaseCachedBuffers();  // the studio runs one program after another: no run's mappings kept for the next
   } catch (const ExecCancelled&) {
+    releaseCachedBuffers();
     outcome.cancelled = true;
     outcome.error = "cancelled";
     outcome.seconds = secondsSince(start) - outcome.compileSeconds;
