@@ -44,7 +44,10 @@ thread_local Pool pool;
 Pool::~Pool() {
   poolAlive = false;
   for (auto& [size, list] : free)
-    for (TensorBuffer* b : list) delete b;
+    for (TensorBuffer* b : list) {
+      heapBufferDropped(size);
+      delete b;
+    }
 }
 
 Pool& thisThreadsPool() {
@@ -66,6 +69,7 @@ void release(TensorBuffer* b) {
       }
     }
   }
+  heapBufferDropped(size);
   delete b;
 }
 
@@ -86,7 +90,14 @@ std::shared_ptr<TensorBuffer> acquireBuffer(size_t bytes, PageHint pages) {
     if (bytes >= kHugePageBufferBytes) advisePages(buffer->data(), bytes, pages);
     return buffer;
   }
-  if (bytes == 0 || bytes > kMaxPooledBytes) return std::make_shared<TensorBuffer>(bytes);
+  if (bytes == 0) return std::make_shared<TensorBuffer>(bytes);
+  if (bytes > kMaxPooledBytes) {
+    heapBufferMade(bytes);
+    return std::shared_ptr<TensorBuffer>(new TensorBuffer(bytes), [](TensorBuffer* b) {
+      heapBufferDropped(b->size());
+      delete b;
+    });
+  }
   Pool& p = thisThreadsPool();
   auto it = p.free.find(bytes);
   if (it != p.free.end() && !it->second.empty()) {
@@ -95,6 +106,7 @@ std::shared_ptr<TensorBuffer> acquireBuffer(size_t bytes, PageHint pages) {
     p.bytes -= bytes;
     return std::shared_ptr<TensorBuffer>(b, release);
   }
+  heapBufferMade(bytes);  // counted until it leaves the pool for the heap: a pooled buffer is resident
   return std::shared_ptr<TensorBuffer>(new TensorBuffer(bytes), release);
 }
 

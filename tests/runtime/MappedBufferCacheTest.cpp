@@ -1,6 +1,7 @@
 // MappedBufferCache: a freed mapped buffer is handed out again for its exact size only, from
-// any thread; the cached plus live mapped bytes never pass the highest live bytes since the last
-// release (a new size unmaps cached buffers first); releaseCachedBuffers empties the cache.
+// any thread; the cached plus live tensor bytes never pass a 16th below the highest live bytes
+// since the last release (a new size, or heap tensors growing, unmaps cached buffers first);
+// releaseCachedBuffers empties the cache.
 #include "tensor/MappedBufferCache.h"
 #include "tensor/Tensor.h"
 
@@ -45,6 +46,32 @@ TEST(MappedBufferCache, CachedAndLiveBytesStayWithinTheLiveHigh) {
   releaseCachedBuffers();
   EXPECT_EQ(cachedMappedBytes(), 0u);
   EXPECT_EQ(liveMappedBytes(), base);
+}
+
+TEST(MappedBufferCache, HeapTensorsGrowingPastTheCeilingUnmapCachedBuffers) {
+  releaseCachedBuffers();  // the high: what lives now (B: the pools' buffers, a few MiB at most)
+  const size_t heap = liveHeapTensorBytes();
+  auto half = [] { return Tensor(DType::F32, {128 << 10}); };  // 512 KiB from the heap (above the pool's sizes)
+  std::vector<Tensor> small;
+  for (int i = 0; i < 6; ++i) small.push_back(half());
+  EXPECT_EQ(liveHeapTensorBytes(), heap + 6 * (kMiB / 2));
+  { auto big = acquireMappedBuffer(8 * kMiB); }  // the high: B + 11 MiB; the ceiling a 16th below
+  small.clear();
+  EXPECT_EQ(liveHeapTensorBytes(), heap);
+  ASSERT_EQ(cachedMappedBytes(), 8 * kMiB);
+  for (int i = 0; i < 2; ++i) small.push_back(half());  // B + 1 live + 8 cached: under the ceiling
+  EXPECT_EQ(cachedMappedBytes(), 8 * kMiB);
+  for (int i = 0; i < 4; ++i) small.push_back(half());  // B + 3 + 8: the high itself, over the ceiling
+  EXPECT_EQ(cachedMappedBytes(), 0u);
+}
+
+TEST(MappedBufferCache, APooledBufferStaysCountedUntilItLeavesThePool) {
+  const size_t before = liveHeapTensorBytes() - pooledBytes();  // held elsewhere
+  {
+    auto b = acquireBuffer(8192);  // from this thread's pool or new
+    EXPECT_EQ(liveHeapTensorBytes() - pooledBytes(), before + 8192);
+  }
+  EXPECT_EQ(liveHeapTensorBytes() - pooledBytes(), before);  // pooled and counted, or given back and not
 }
 
 TEST(MappedBufferCache, ABufferDroppedOnAnotherThreadIsReusedHere) {
