@@ -8,7 +8,8 @@
 namespace tempo {
 
 struct Executor::Stmt {
-  enum class Kind { For, If, Exec, Alloc, Free, SwapOut, SwapIn } kind = Kind::Exec;
+  // The first seven in the order of LoopStmt's alternatives (memory statements are cast from it).
+  enum class Kind { For, If, Exec, Alloc, Free, SwapOut, SwapIn, ArrayBox } kind = Kind::Exec;
   int varSlot = -1;                    ///< For
   CompiledIndex lower, upper;          ///< For
   int64_t step = 1;                    ///< For
@@ -19,6 +20,11 @@ struct Executor::Stmt {
   std::vector<CompiledIndex> point;    ///< Exec
   bool recompute = false;              ///< Alloc: of a value computed again (a memory budget's)
   int32_t topLoop = -1;                ///< For not inside another loop: its index (traces mark its iterations)
+  /// ArrayBox: a nest of loops that only records the points of a whole-array source (body: the
+  /// nest itself, run where the box cannot be): per point coordinate the box's [lo, hi), and per
+  /// loop of the nest, outermost first, the coordinate it runs along.
+  std::vector<CompiledIndex> boxLo, boxHi;
+  std::vector<size_t> loopDims;
 };
 
 namespace {
@@ -27,6 +33,41 @@ int64_t product(const std::vector<int64_t>& v) {
   int64_t n = 1;
   for (int64_t x : v) n *= x;
   return n;
+}
+
+/// A nest of loops of step 1 or -1 around one exec, each loop's variable one coordinate of the
+/// exec's point and mentioned nowhere else in the point or the nest's bounds: the exec runs at
+/// every point of a box, whatever the loops' order.
+struct BoxNest {
+  const ExecStmt* exec = nullptr;
+  std::vector<size_t> loopDims;  ///< per loop, outermost first: the coordinate its variable is
+};
+
+std::optional<BoxNest> boxNest(const ForStmt& outer) {
+  std::vector<const ForStmt*> loops{&outer};
+  BoxNest nest;
+  while (!nest.exec) {
+    const ForStmt& f = *loops.back();
+    if (f.body.size() != 1 || (f.step != 1 && f.step != -1)) return std::nullopt;
+    if (const auto* inner = f.body.front().as<ForStmt>()) loops.push_back(inner);
+    else if (const auto* e = f.body.front().as<ExecStmt>()) nest.exec = e;
+    else return std::nullopt;
+  }
+  for (const ForStmt* f : loops) {
+    for (const ForStmt* g : loops)
+      if (f->lower.dependsOn(g->var) || f->upper.dependsOn(g->var)) return std::nullopt;
+    std::optional<size_t> dim;
+    for (size_t i = 0; i < nest.exec->point.size(); ++i) {
+      const IndexExpr& x = nest.exec->point[i];
+      if (!x.dependsOn(f->var)) continue;
+      const std::optional<Symbol> var = x.asSymbol();
+      if (dim || !var || var->name != f->var) return std::nullopt;
+      dim = i;
+    }
+    if (!dim) return std::nullopt;  // the loop repeats the same points
+    nest.loopDims.push_back(*dim);
+  }
+  return nest;
 }
 
 }  // namespace
@@ -93,6 +134,26 @@ void Executor::compile(const LoopBody& body, std::vector<Stmt>& out, std::vector
       scope.push_back(f->var);
       compile(f->body, c.body, scope);
       scope.pop_back();
+      if (std::optional<BoxNest> nest = boxNest(*f); nest && programs_[nest->exec->node]->isArraySource()) {
+        Stmt box;  // compiled against the scope around the nest: the box's corners do not mention its variables
+        box.kind = Stmt::Kind::ArrayBox;
+        box.node = nest->exec->node;
+        box.loopDims = nest->loopDims;
+        std::vector<const ForStmt*> loops{f};
+        while (const auto* inner = loops.back()->body.front().as<ForStmt>()) loops.push_back(inner);
+        const std::string what = "the box of exec " + nodeLabel(graph_.node(box.node));
+        for (size_t i = 0; i < nest->exec->point.size(); ++i) {
+          const IndexExpr& x = nest->exec->point[i];
+          IndexExpr lo = x, hi = x + IndexExpr(1);
+          for (size_t k = 0; k < loops.size(); ++k)
+            if (nest->loopDims[k] == i) lo = loops[k]->lower, hi = loops[k]->upper;
+          box.boxLo.emplace_back(lo, visible, what);
+          box.boxHi.emplace_back(hi, visible, what);
+        }
+        box.body.push_back(std::move(c));
+        out.push_back(std::move(box));
+        continue;
+      }
     } else if (const auto* i = s.as<IfStmt>()) {
       c.kind = Stmt::Kind::If;
       c.condition = CompiledCondition(i->condition, visible, "the guard `" + i->condition.str() + "`");
@@ -243,6 +304,9 @@ void Executor::execute(const std::vector<Stmt>& body) {
         countExec();
         break;
       }
+      case Stmt::Kind::ArrayBox:
+        if (!runArrayBox(s)) execute(s.body);
+        break;
       case Stmt::Kind::Alloc:
         storeOf(s.node, "alloc").allocate();
         recordMemoryStatement(s.recompute ? MemoryEvent::Kind::Recompute : MemoryEvent::Kind::Alloc, s.node);
@@ -265,6 +329,36 @@ void Executor::execute(const std::vector<Stmt>& body) {
         break;
     }
   }
+}
+
+bool Executor::runArrayBox(const Stmt& s) {
+  if (trace_ || pager_) return false;  // both follow every point
+  const int64_t* slots = loopSlots_.data();
+  const size_t rank = s.boxLo.size();
+  boxLo_.resize(rank), boxHi_.resize(rank);
+  const std::vector<int64_t>& domain = programs_[s.node]->domainBounds();
+  int64_t points = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    boxLo_[i] = s.boxLo[i].eval(slots), boxHi_[i] = s.boxHi[i].eval(slots);
+    points *= std::max<int64_t>(0, boxHi_[i] - boxLo_[i]);
+    if (boxLo_[i] < 0 || boxHi_[i] > domain[i]) return false;  // the points in turn, to fail at the first outside
+  }
+  if (points == 0) return false;
+  TensorStore& store = storeOf(s.node, "exec");
+  if (!store.slotsDistinctIn(boxLo_, boxHi_)) return false;  // the order of the points matters
+  programs_[s.node]->prepareArrayPoint(boxLo_, *sources_);
+  store.writeArrayBox(boxLo_, boxHi_);
+  int64_t iterations = 0, along = 1;  // what the loops count
+  for (size_t d : s.loopDims) along *= boxHi_[d] - boxLo_[d], iterations += along;
+  stats_.loopIterations += iterations;
+  const int64_t before = stats_.execs;
+  stats_.execs += points;
+  stats_.boxedExecs += points;
+  if ((before >> 8) != (stats_.execs >> 8)) {  // countExec's checks, every 256 exec statements
+    if (progress_) progress_->store(static_cast<size_t>(stats_.execs));
+    if (cancel_ && cancel_->load()) throw ExecCancelled();
+  }
+  return true;
 }
 
 void Executor::countExec() {

@@ -7,7 +7,9 @@
 // bounds and iterates its variable, an If its guard, an Exec computes one
 // node at one point from its producers' stores and writes its own store (a
 // whole-array source's exec only records its point: the value is a window of its array),
-// Alloc/Free/SwapOut/SwapIn open, drop and move a node's store (a store the
+// A nest of loops that only records the points of a whole-array source's exec
+// records its whole box at once (runArrayBox: REINFORCE's uniforms are B·T such
+// execs an iteration). Alloc/Free/SwapOut/SwapIn open, drop and move a node's store (a store the
 // program allocates is closed until its first Alloc runs; Free also
 // drops a loaded source's whole array; the bytes written in the memory
 // statements are the planner's prediction and are not read here: the measured
@@ -73,6 +75,7 @@ struct ExecStats {
   int64_t execs = 0;          ///< Exec statements run (node points computed)
   int64_t undefinedExecs = 0; ///< of which undefined (a branch run outside its branch)
   int64_t nativeCalls = 0;    ///< of which computed by a generated kernel
+  int64_t boxedExecs = 0;     ///< of which array points recorded a box at a time (runArrayBox)
   int64_t loopIterations = 0;
   int64_t memoryStatements = 0;  ///< Alloc, Free, SwapOut, SwapIn run
   int64_t peakBytes = 0;         ///< measured: the most bytes the stores and source arrays held at once
@@ -116,6 +119,11 @@ public:
 private:
   void compile(const LoopBody& body, std::vector<Stmt>& out, std::vector<std::string>& scope);
   void execute(const std::vector<Stmt>& body);
+  /// Records every point of an ArrayBox's box at once (a nest of loops that only records the
+  /// points of a whole-array source); false where the nest must run point by point: under a
+  /// trace or a pager, for an empty box or one leaving the domain, or a store whose slots the
+  /// points share.
+  bool runArrayBox(const Stmt& s);
   void resetStores();
   void recordMemoryStatement(MemoryEvent::Kind kind, int node);
   /// One more exec statement run: the progress counter and the cancel check every 256.
@@ -140,6 +148,7 @@ private:
   std::unique_ptr<MemoryPager> pager_;
   std::set<int> allocated_;  ///< nodes the program allocates: their stores start unallocated
   std::vector<int64_t> point_;
+  std::vector<int64_t> boxLo_, boxHi_;  ///< runArrayBox's corners, kept for their capacity
   int32_t topLoopCount_ = 0;  ///< loops outside any loop, numbered as compiled
   int64_t nativeCalls_ = 0;  ///< counted by the node programs
   TraceCollector* trace_ = nullptr;

@@ -119,6 +119,22 @@ void TensorStore::writeArrayPoint(const Point& p) {
   markWritten(p, slotToWrite(p));
 }
 
+void TensorStore::writeArrayBox(const Point& lo, const Point& hi) {
+  if (!sourceArrays_) fail(lo, "a box written without its values to a store that does not read a source's array");
+  if (lo.size() != hi.size()) fail(lo, "a box whose corners differ in rank");
+  Point last(hi.size());
+  for (size_t i = 0; i < hi.size(); ++i) {
+    if (hi[i] <= lo[i]) fail(lo, "an empty box written");
+    last[i] = hi[i] - 1;
+  }
+  slotToWrite(lo);  // open, and both corners in the domain
+  slotToWrite(last);
+  if (!slotsDistinctIn(lo, hi)) fail(lo, "a box written at once whose points share slots");
+  Point p = lo;
+  do markWritten(p, slotOf(p));
+  while (nextPointInBox(p, lo, hi));
+}
+
 size_t TensorStore::blockOf(const Point& p) const {
   const size_t d = static_cast<size_t>(blockDim_);
   int64_t flat = 0;
@@ -339,6 +355,12 @@ WholeStore::WholeStore(StoreContext ctx) : TensorStore(ctx, slotCountOf(ctx.boun
 
 PointStore::PointStore(StoreContext ctx) : TensorStore(std::move(ctx), 1) {}
 
+bool PointStore::slotsDistinctIn(const Point& lo, const Point& hi) const {
+  for (size_t i = 0; i < lo.size(); ++i)
+    if (hi[i] - lo[i] > 1) return false;
+  return true;
+}
+
 std::string PointStore::evictedReason(const Point& other) const {
   return "a point store holds only the latest point, " + pointString(other);
 }
@@ -381,6 +403,16 @@ size_t CircularStore::slotOf(const Point& p) const {
   int64_t slot = p[dim_] % window_;
   for (size_t i = 0; i < p.size(); ++i) slot += p[i] * strides_[i];
   return static_cast<size_t>(slot);
+}
+
+bool CircularStore::slotsDistinctIn(const Point& lo, const Point& hi) const {
+  // Two points share a slot when they differ only along dims the slot ignores, or along
+  // dim_ by a multiple of the window.
+  for (size_t i = 0; i < lo.size(); ++i) {
+    const int64_t extent = hi[i] - lo[i];
+    if (static_cast<int>(i) == dim_ ? extent > window_ : strides_[i] == 0 && extent > 1) return false;
+  }
+  return true;
 }
 
 std::string CircularStore::evictedReason(const Point& other) const {

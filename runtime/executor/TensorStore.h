@@ -59,6 +59,12 @@ public:
   /// For a whole-array source's store (readViewsOf): records `p` as written, its value being the
   /// window of the array there (what write records of a value it is given; no view is made).
   void writeArrayPoint(const Point& p);
+  /// writeArrayPoint for every point of the non-empty box [lo, hi) at once, when
+  /// `slotsDistinctIn(lo, hi)`: the points then leave the store as one point at a time,
+  /// in any order, would (an ExecError otherwise, and for a box leaving the domain).
+  void writeArrayBox(const Point& lo, const Point& hi);
+  /// Whether the points of the non-empty box [lo, hi) all have slots of their own.
+  virtual bool slotsDistinctIn(const Point& lo, const Point& hi) const = 0;
   /// Marks `p` as having no value (its node reads outside a producer's domain
   /// there: a branch the schedule runs where its merge never takes it).
   void writeUndefined(const Point& p);
@@ -191,6 +197,7 @@ public:
   explicit WholeStore(StoreContext ctx);
   StoreKind kind() const override { return StoreKind::Whole; }
   std::string describe() const override { return "whole"; }
+  bool slotsDistinctIn(const Point&, const Point&) const override { return true; }
 
 protected:
   size_t slotOf(const Point& p) const override { return static_cast<size_t>(rowMajor(p, -1)); }
@@ -201,6 +208,7 @@ public:
   explicit PointStore(StoreContext ctx);
   StoreKind kind() const override { return StoreKind::Point; }
   std::string describe() const override { return "point"; }
+  bool slotsDistinctIn(const Point& lo, const Point& hi) const override;
 
 protected:
   size_t slotOf(const Point&) const override { return 0; }
@@ -214,6 +222,7 @@ public:
   CircularStore(StoreContext ctx, int dim, int64_t window, std::vector<int> oneAtATime = {}, bool oneBuffer = false);
   StoreKind kind() const override { return StoreKind::Circular; }
   std::string describe() const override;
+  bool slotsDistinctIn(const Point& lo, const Point& hi) const override;
 
 protected:
   size_t slotOf(const Point& p) const override;
@@ -234,6 +243,7 @@ public:
   BlockStore(StoreContext ctx, int dim, int64_t lanes);
   StoreKind kind() const override { return StoreKind::Block; }
   std::string describe() const override;
+  bool slotsDistinctIn(const Point&, const Point&) const override { return true; }
 
 protected:
   size_t slotOf(const Point& p) const override { return static_cast<size_t>(rowMajor(p, -1)); }
