@@ -87,6 +87,7 @@ EngineTimings timeCompiled(const Graph& g, const SymbolEnv& bounds, const Timing
     t.peakBytes = r.stats.peakBytes;
     t.work = r.stats.execs;
     t.nativeCalls = r.stats.nativeCalls;
+    t.boxedExecs = r.stats.boxedExecs;
     t.outputs = std::move(r.outputs);
   });
   t.runPeakRssMiB = reset ? peakRssSinceResetMiB() : std::numeric_limits<double>::quiet_NaN();

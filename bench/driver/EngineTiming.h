@@ -53,6 +53,7 @@ struct EngineTimings {
   double predictSeconds = 0;     ///< compiled only: the prediction's walk, made once, untimed in the runs
   int64_t work = 0;              ///< statements executed (compiled) or points evaluated (reference)
   int64_t nativeCalls = 0;       ///< compiled: statements a generated kernel computed
+  int64_t boxedExecs = 0;        ///< compiled: array points recorded a box at a time
   std::vector<std::pair<std::string, Tensor>> outputs;  ///< of the last repetition
 };
 

@@ -93,6 +93,7 @@ nlohmann::json record(const BenchOptions& o, const Inputs& in, const EngineTimin
     j["predict_s"] = t.predictSeconds;
     j["statements"] = t.work;
     j["native_calls"] = t.nativeCalls;
+    j["boxed_execs"] = t.boxedExecs;
   } else {
     j["points"] = t.work;
   }
