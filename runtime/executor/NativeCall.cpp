@@ -2,6 +2,8 @@
 
 #include "kernels/cpu/Parallel.h"
 
+#include <array>
+
 namespace tempo {
 
 bool nativeCallFits(const NativeKernel& kernel, const std::vector<Tensor>& args, const std::vector<int64_t>& shape) {
@@ -28,17 +30,21 @@ std::optional<Tensor> callNative(const NativeKernel& kernel, const std::vector<T
   if (!nativeCallFits(kernel, args, shape)) return std::nullopt;
   Tensor out = Tensor::uninitialized(kernel.dtype, shape);
   if (out.numel() == 0) return out;
-  std::vector<const void*> inputs;
-  inputs.reserve(args.size());
-  for (const Tensor& a : args) inputs.push_back(a.raw());
+  // The input addresses on the stack for the usual few inputs (a heap vector was a malloc per call).
+  constexpr size_t kInline = 16;
+  std::array<const void*, kInline> inlineInputs;
+  std::vector<const void*> heapInputs;
+  const void** inputs = inlineInputs.data();
+  if (args.size() > kInline) heapInputs.resize(args.size()), inputs = heapInputs.data();
+  for (size_t i = 0; i < args.size(); ++i) inputs[i] = args[i].raw();
   void* result = out.raw();
   if (shape.empty()) {
-    kernel.fn(result, inputs.data(), shape.data(), 0, 1);
+    kernel.fn(result, inputs, shape.data(), 0, 1);
     return out;
   }
   int64_t row = out.numel() / shape[0];
   cpu::parallelFor(shape[0], row * kernel.stepsPerElement,
-                   [&](int64_t begin, int64_t end) { kernel.fn(result, inputs.data(), shape.data(), begin, end); });
+                   [&](int64_t begin, int64_t end) { kernel.fn(result, inputs, shape.data(), begin, end); });
   return out;
 }
 
