@@ -40,12 +40,14 @@ int64_t product(const std::vector<int64_t>& v) {
 /// every point of a box, whatever the loops' order.
 struct BoxNest {
   const ExecStmt* exec = nullptr;
-  std::vector<size_t> loopDims;  ///< per loop, outermost first: the coordinate its variable is
+  std::vector<const ForStmt*> loops;  ///< outermost first
+  std::vector<size_t> loopDims;       ///< per loop: the coordinate its variable is
 };
 
 std::optional<BoxNest> boxNest(const ForStmt& outer) {
-  std::vector<const ForStmt*> loops{&outer};
   BoxNest nest;
+  std::vector<const ForStmt*>& loops = nest.loops;
+  loops.push_back(&outer);
   while (!nest.exec) {
     const ForStmt& f = *loops.back();
     if (f.body.size() != 1 || (f.step != 1 && f.step != -1)) return std::nullopt;
@@ -139,14 +141,12 @@ void Executor::compile(const LoopBody& body, std::vector<Stmt>& out, std::vector
         box.kind = Stmt::Kind::ArrayBox;
         box.node = nest->exec->node;
         box.loopDims = nest->loopDims;
-        std::vector<const ForStmt*> loops{f};
-        while (const auto* inner = loops.back()->body.front().as<ForStmt>()) loops.push_back(inner);
         const std::string what = "the box of exec " + nodeLabel(graph_.node(box.node));
         for (size_t i = 0; i < nest->exec->point.size(); ++i) {
           const IndexExpr& x = nest->exec->point[i];
           IndexExpr lo = x, hi = x + IndexExpr(1);
-          for (size_t k = 0; k < loops.size(); ++k)
-            if (nest->loopDims[k] == i) lo = loops[k]->lower, hi = loops[k]->upper;
+          for (size_t k = 0; k < nest->loops.size(); ++k)
+            if (nest->loopDims[k] == i) lo = nest->loops[k]->lower, hi = nest->loops[k]->upper;
           box.boxLo.emplace_back(lo, visible, what);
           box.boxHi.emplace_back(hi, visible, what);
         }
@@ -287,7 +287,7 @@ void Executor::execute(const std::vector<Stmt>& body) {
           const int64_t bytes = program.prepareArrayPoint(point_, *sources_);
           storeOf(s.node, "exec").writeArrayPoint(point_);
           if (trace_) trace_->record(s.statement, s.node, start, trace_->now(), point_, false, bytes);
-          countExec();
+          countExecs(1);
           break;
         }
         if (pager_) pager_->beforeExec(s.node);
@@ -301,7 +301,7 @@ void Executor::execute(const std::vector<Stmt>& body) {
           ++stats_.undefinedExecs;
         }
         if (trace_) trace_->record(s.statement, s.node, start, trace_->now(), point_, nativeCalls_ > generatedBefore, bytes);
-        countExec();
+        countExecs(1);
         break;
       }
       case Stmt::Kind::ArrayBox:
@@ -351,18 +351,15 @@ bool Executor::runArrayBox(const Stmt& s) {
   int64_t iterations = 0, along = 1;  // what the loops count
   for (size_t d : s.loopDims) along *= boxHi_[d] - boxLo_[d], iterations += along;
   stats_.loopIterations += iterations;
-  const int64_t before = stats_.execs;
-  stats_.execs += points;
   stats_.boxedExecs += points;
-  if ((before >> 8) != (stats_.execs >> 8)) {  // countExec's checks, every 256 exec statements
-    if (progress_) progress_->store(static_cast<size_t>(stats_.execs));
-    if (cancel_ && cancel_->load()) throw ExecCancelled();
-  }
+  countExecs(points);
   return true;
 }
 
-void Executor::countExec() {
-  if ((++stats_.execs & 255) == 0) {
+void Executor::countExecs(int64_t n) {
+  const int64_t before = stats_.execs;
+  stats_.execs += n;
+  if ((before >> 8) != (stats_.execs >> 8)) {  // crossed a multiple of 256
     if (progress_) progress_->store(static_cast<size_t>(stats_.execs));
     if (cancel_ && cancel_->load()) throw ExecCancelled();
   }

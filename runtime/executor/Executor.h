@@ -126,8 +126,8 @@ private:
   bool runArrayBox(const Stmt& s);
   void resetStores();
   void recordMemoryStatement(MemoryEvent::Kind kind, int node);
-  /// One more exec statement run: the progress counter and the cancel check every 256.
-  void countExec();
+  /// `n` more exec statements run: the progress counter and the cancel check at every 256th.
+  void countExecs(int64_t n);
   TensorStore& storeOf(int node, const char* what);
 
   const Graph& graph_;
