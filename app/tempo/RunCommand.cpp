@@ -40,6 +40,13 @@ std::optional<int64_t> parseInt(const std::string& s) {
 
 using Outputs = std::vector<std::pair<std::string, Tensor>>;
 
+/// `t: stopped at step 37 (38 of 512 steps)` per until dimension.
+void printReached(const std::vector<ReachedExtent>& reached, const Graph& g, std::ostream& out) {
+  for (const ReachedExtent& e : reached)
+    for (const GraphOutput& o : g.outputs)
+      if (o.untilDim == e.dim) out << e.str(o.name) << "\n";
+}
+
 /// Compiles (passes + schedule + memory placement) and runs with the executor;
 /// prints the outputs, the memory budget's plan if any, and one line of
 /// statistics with the measured and the predicted peak.
@@ -53,6 +60,10 @@ Outputs evaluateCompiled(const Graph& g, const SymbolEnv& bounds, const RunOptio
   runOptions.matmul = *cpu::parseMatmulAccumulation(options.matmul);  // checked by runRun
   CompiledRunResult r = runCompiled(program, bounds, runOptions);
   for (const auto& [name, value] : r.outputs) out << name << " : " << value.summary() << "\n";
+  printReached(r.reached, program.graph, out);
+  if (r.runs > 1)
+    for (const UntilLoop& u : planUntilLoops(program.graph, program.loops))
+      if (u.topStatement < 0) out << "until " << u.dim << ": ran the program " << r.runs << " times: " << u.whyNot << "\n";
   if (r.swapPlan) {
     out << r.swapPlan->report();
     if (r.paging) out << r.paging->report(program.graph);
@@ -85,6 +96,7 @@ Outputs evaluateAll(const Graph& g, const SymbolEnv& bounds, std::ostream& out) 
     out << o.name << " : " << value.summary() << "\n" << std::flush;
     results.emplace_back(o.name, std::move(value));
   }
+  printReached(interp.reachedExtents(), g, out);
   return results;
 }
 

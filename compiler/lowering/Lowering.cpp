@@ -1,5 +1,7 @@
 #include "lowering/Lowering.h"
 
+#include "schedule/UntilLoops.h"
+
 #include "codegen/CudaKernels.h"
 #include "kernels/KernelFormation.h"
 #include "memory/MemoryPlacement.h"
@@ -59,7 +61,10 @@ LoweredProgram lowerProgram(const Graph& g, IslContext& isl, const LoweringOptio
   out.phases.emplace_back("storage plan", out.snapshots[1].seconds);
   out.loops = placeMemory(g, out.schedule.program, out.stores);
   out.windowReads = windowReads(g, out.loops, out.stores);
-  finish(2, [&] { return printLoopProgram(g, out.loops) + printWindowReads(g, out.windowReads); });
+  finish(2, [&] {
+    return printLoopProgram(g, out.loops) + printWindowReads(g, out.windowReads) +
+           printUntilLoops(planUntilLoops(g, out.loops));
+  });
   out.phases.emplace_back("memory placement", out.snapshots[2].seconds);
   out.kernels = formKernels(g, out.loops);
   out.loopKernels = selectLoopKernels(g, out.loops, out.kernels, out.windowReads);

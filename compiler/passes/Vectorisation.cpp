@@ -149,6 +149,14 @@ void Vectorisation::run(Graph& graph, PassContext& context) {
       context.change.notes.push_back(dim.name + ": not batched: it is the iteration dimension of optimize");
       continue;
     }
+    // A dimension that ends `until` a condition runs step by step so that it can stop: a batch
+    // along it would compute every step up to the bound before the condition is known.
+    bool until = std::any_of(graph.outputs.begin(), graph.outputs.end(),
+                             [&](const GraphOutput& o) { return o.untilDim == dim.name; });
+    if (until) {
+      context.change.notes.push_back(dim.name + ": not batched: it ends until a condition holds");
+      continue;
+    }
     // An adapter made for an earlier dimension is an ordinary node for this one: a
     // selector of x[i] out of a batch over i batches along b with its readers.
     VectorisationPlan plan = planVectorisation(graph, dim.name, {});

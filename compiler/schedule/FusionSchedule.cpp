@@ -1,6 +1,7 @@
 // FusionSchedule: per level, components in dependence order, fused into loops greedily.
 #include "schedule/FusionSchedule.h"
 
+#include "graph/ExtentDependence.h"
 #include "graph/GraphAlgorithms.h"
 
 #include <isl/local_space.h>
@@ -53,6 +54,11 @@ public:
     if (dims_.size() > 64) throw IslError("fusion schedule: more than 64 dimensions");
     for (const auto& [id, e] : g.edges()) edgeOf_.emplace(std::make_pair(e.producer, e.consumer), id);
     isl_union_map_foreach_map(validity, &FusionScheduler::addDependence, this);
+    for (const GraphOutput& o : g.outputs)
+      if (!o.untilDim.empty()) {
+        hasUntil_ = true;
+        for (NodeId n : boundDependentNodes(g, g.boundOf(o.untilDim))) extentDependent_.insert(n);
+      }
   }
 
   const std::vector<NodeId>& statements() const { return statements_; }
@@ -72,7 +78,9 @@ public:
 
     std::vector<Item> items;
     std::map<NodeId, size_t> itemOf;
-    for (const std::vector<NodeId>& component : stronglyConnectedComponents(g_, sorted, edges)) {
+    std::vector<std::vector<NodeId>> components = stronglyConnectedComponents(g_, sorted, edges);
+    if (hasUntil_) components = untilOrder(std::move(components), active, fixed);
+    for (const std::vector<NodeId>& component : components) {
       std::set<NodeId> inComponent(component.begin(), component.end());
       std::vector<size_t> internal, incoming;
       for (size_t k : active) {
@@ -85,6 +93,13 @@ public:
       size_t last = 0;
       for (size_t k : incoming) last = std::max(last, itemOf.at(deps_[k].producer));
       std::vector<LoopKind> kinds = loopKinds(component, internal, fixed, preference);
+      // With an until dimension, what depends on its bound joins only loops of such values: a loop
+      // of values it does not change may run before the stop (untilOrder).
+      if (hasUntil_ && dependsOnExtent(component))
+        for (size_t at = last; at < items.size(); ++at)
+          if (items[at].statement == -1 && !std::any_of(items[at].members.begin(), items[at].members.end(),
+                                                        [&](NodeId n) { return extentDependent_.count(n) != 0; }))
+            last = at + 1;
       size_t at = place(items, incoming, kinds, last, fixed);
       if (at == items.size()) {
         if (kinds.empty() && (!internal.empty() || component.size() > 1))
@@ -104,6 +119,47 @@ public:
     for (Item& item : items)
       if (item.statement == -1) item.body = sequence(item.members, fixed | bit(item.loop.dim));
     return items;
+  }
+
+  /// `components` (in dependence order) reordered for a program whose dimension ends `until` a
+  /// condition: the loop that computes the condition stops, so the recurrences feeding it must
+  /// share it and nothing that depends on T may run before it (UntilLoops). Of the components
+  /// whose producers are placed, a statement with no dimension left goes first (a start value
+  /// such as `xd[0] = s0[; 1]`, placed after an unrelated loop, would split the recurrences),
+  /// then one whose values do not change with T, then the others (a backward pass's running
+  /// sums), each kind in dependence order.
+  std::vector<std::vector<NodeId>> untilOrder(std::vector<std::vector<NodeId>> components,
+                                                   const std::vector<size_t>& active, DimMask fixed) {
+    std::map<NodeId, size_t> componentOf;
+    for (size_t c = 0; c < components.size(); ++c)
+      for (NodeId n : components[c]) componentOf[n] = c;
+    std::vector<std::set<size_t>> producers(components.size());
+    for (size_t k : active) {
+      size_t from = componentOf.at(deps_[k].producer), to = componentOf.at(deps_[k].consumer);
+      if (from != to) producers[to].insert(from);
+    }
+    auto rank = [&](size_t c) {  // 0: a statement, 1: a component whose values T does not change, 2: the others
+      if (dependsOnExtent(components[c])) return 2;
+      return components[c].size() == 1 && (dimsOf(components[c][0]) & ~fixed) == 0 ? 0 : 1;
+    };
+    std::vector<bool> placed(components.size(), false);
+    std::vector<std::vector<NodeId>> out;
+    while (out.size() < components.size()) {
+      std::optional<size_t> next;
+      int best = 3;
+      for (size_t c = 0; c < components.size() && best > 0; ++c) {
+        if (placed[c]) continue;
+        bool ready = std::all_of(producers[c].begin(), producers[c].end(), [&](size_t p) { return placed[p]; });
+        if (ready && rank(c) < best) next = c, best = rank(c);
+      }
+      placed[*next] = true;
+      out.push_back(std::move(components[*next]));
+    }
+    return out;
+  }
+
+  bool dependsOnExtent(const std::vector<NodeId>& component) const {
+    return std::any_of(component.begin(), component.end(), [&](NodeId n) { return extentDependent_.count(n) != 0; });
   }
 
   /// The isl schedule tree of `items`.
@@ -421,6 +477,8 @@ private:
     return islCheck(isl_schedule_insert_partial_schedule(body.release(), partial.release()), ctx_, "inserting a loop");
   }
 
+  bool hasUntil_ = false;  ///< a dimension ends `until` a condition (untilOrder)
+  std::set<NodeId> extentDependent_;  ///< then: the nodes whose values change with its bound
   isl_ctx* ctx_;
   const Graph& g_;
   std::map<NodeId, IslPtr<isl_set>> domains_;     ///< each statement's domain

@@ -21,7 +21,11 @@
 // members are then scheduled the same way with its dimension fixed. A
 // dependence carried by an outer loop or by the sequence order is satisfied
 // and drops out, so every dependence is respected by construction; the
-// scheduler still verifies the result exactly before using it.
+// scheduler still verifies the result exactly before using it. In a program
+// with an `until` dimension, components go in another dependence order
+// (untilOrder): statements first, then what does not depend on the bound, so
+// that the recurrences feeding the condition share the one loop that stops and
+// nothing computed with the bound runs before it (UntilLoops).
 //
 // What it cannot build — a cycle no single dimension carries (it would need
 // a skewed schedule), or a cycle at one point — is an IslError naming the

@@ -145,10 +145,12 @@ struct TypeExpr {
 
 // ---- Statements ----------------------------------------------------------
 
-/// `dim t < T`
+/// `dim t < T`, or `dim t < T until done`: T is then the most steps; the extent is the
+/// first t where the bool tensor `done` holds at every other coordinate, plus one.
 struct DimDecl {
   Ident name;
   Ident bound;
+  std::optional<Ident> until;
 };
 
 /// One `B = 4` of a `set` statement.

@@ -146,7 +146,9 @@ private:
     out += ')';
   }
 
-  void print(const DimDecl& s) { out += "(dim " + s.name.name + ' ' + s.bound.name + ')'; }
+  void print(const DimDecl& s) {
+    out += "(dim " + s.name.name + ' ' + s.bound.name + (s.until ? " (until " + s.until->name + ")" : "") + ')';
+  }
 
   void print(const SetStmt& s) {
     out += "(set";

@@ -3,6 +3,7 @@
 #include "ops/TensorNamePattern.h"
 
 #include "frontend/DomainChecks.h"
+#include "graph/ExtentDependence.h"
 #include "frontend/ExprLowering.h"
 #include "frontend/IndexLowering.h"
 #include "frontend/OptimizeLowering.h"
@@ -26,6 +27,7 @@ public:
     // Statements with syntax errors were dropped: whole-program checks would only repeat them.
     if (cx_.diags.hasErrors()) return;
     checkDomains(cx_);
+    if (!cx_.diags.hasErrors()) lowerUntils();
     if (cx_.diags.hasErrors() || !optimize_.given()) return;
     // optimize rewrites the checked program into one training loop; check its recurrences again.
     optimize_.apply();
@@ -49,6 +51,52 @@ private:
     }
     cx_.scope.addDim(d.name.name, d.bound.name, SourceRange::cover(d.name.range, d.bound.range));
     cx_.graph.dims.push_back({d.name.name, d.bound.name});
+    if (d.until) untils_.push_back({d.name.name, *d.until});
+  }
+
+  /// `dim t < T until done`: `done` becomes the graph's until output of t, once every tensor is
+  /// declared and the recurrences are checked (ExtentDependence: decided step by step).
+  void lowerUntils() {
+    for (const auto& [dim, name] : untils_) {
+      const TensorSymbol* t = cx_.scope.tensor(name.name);
+      if (!t) {
+        cx_.error(name.range, cx_.scope.isDeclared(name.name) ? "'" + name.name + "' is not a tensor"
+                                                              : "unknown tensor '" + name.name + "' after 'until'");
+        continue;
+      }
+      if (t->poisoned) continue;
+      if (optimize_.given()) {
+        cx_.error(name.range, "'until' in a program with 'optimize' is not supported yet: each iteration would stop "
+                              "at its own step");
+        continue;
+      }
+      if (t->type.dtype != DType::Bool) {
+        cx_.error(name.range, "until needs a bool condition, not " + std::string(dtypeName(t->type.dtype)));
+        cx_.note(t->declRange, "'" + name.name + "' is declared here");
+        continue;
+      }
+      if (std::find(t->domain.begin(), t->domain.end(), dim) == t->domain.end()) {
+        cx_.error(name.range, "the until condition '" + name.name + "' is over " + tupleString(t->domain) +
+                                  "; it needs the dimension " + dim + " to say at which step " + dim + " ends");
+        continue;
+      }
+      if (!t->type.isStaticOverDims()) {
+        cx_.error(name.range, "the until condition '" + name.name + "' has type " + t->type.str() +
+                                  ", whose size changes from point to point");
+        continue;
+      }
+      if (auto bad = firstUndecidableRead(cx_.graph, t->node, dim)) {
+        cx_.error(bad->loc.valid() ? bad->loc : name.range,
+                  "the until condition '" + name.name + "' must be decided at each step of " + dim + " by that step: " +
+                      bad->why);
+        cx_.note(name.range, dim + " ends at the first step where '" + name.name + "' holds");
+        continue;
+      }
+      GraphOutput* existing = nullptr;
+      for (GraphOutput& o : cx_.graph.outputs) existing = o.name == name.name && o.node == t->node ? &o : existing;
+      if (existing) existing->untilDim = dim;
+      else cx_.graph.outputs.push_back({name.name, t->node, name.range, dim});
+    }
   }
 
   void lower(const ast::Stmt&, const ast::SetStmt& s) {
@@ -528,6 +576,7 @@ private:
 
   LoweringContext& cx_;
   OptimizeLowering optimize_;
+  std::vector<std::pair<std::string, ast::Ident>> untils_;  ///< (dim, condition) of each `until`
 };
 
 }  // namespace

@@ -252,7 +252,13 @@ private:
     if (!expect(TokenKind::Less, "'<' after dimension name '" + name->name + "'")) return std::nullopt;
     auto bound = expectIdent("bound name after '<'");
     if (!bound) return std::nullopt;
-    return DimDecl{std::move(*name), std::move(*bound)};
+    std::optional<Ident> until;
+    if (at(TokenKind::Ident) && cur().text == "until") {  // a contextual keyword: `until` stays a usable name
+      take();
+      until = expectIdent("the name of a bool tensor after 'until'");
+      if (!until) return std::nullopt;
+    }
+    return DimDecl{std::move(*name), std::move(*bound), std::move(until)};
   }
 
   std::optional<StmtNode> parseSet() {

@@ -92,6 +92,10 @@ struct GraphOutput {
   std::string name;
   NodeId node = -1;
   SourceRange loc;
+  /// Set for the condition of `dim t < T until done` (its name is `done`): a bool output over
+  /// `t` whose first t holding everywhere ends the dimension (docs/language.md, 4.13). Passes
+  /// keep it like any output; the engines read it to stop.
+  std::string untilDim = {};
 };
 
 /// A param that `optimize` trains along `dim`: `node` is the param over

@@ -44,7 +44,8 @@ std::string graphToDot(const Graph& g) {
     out += "  n" + std::to_string(e.producer) + " -> n" + std::to_string(e.consumer) + " [" + attrs + "];\n";
   }
   for (const GraphOutput& o : g.outputs) {
-    out += "  out_" + o.name + " [label=\"out " + escape(o.name) + "\", shape=plaintext, style=\"\"];\n";
+    const std::string label = (o.untilDim.empty() ? "out " : "until " + o.untilDim + ": ") + o.name;
+    out += "  out_" + o.name + " [label=\"" + escape(label) + "\", shape=plaintext, style=\"\"];\n";
     out += "  n" + std::to_string(o.node) + " -> out_" + o.name + ";\n";
   }
   return out + "}\n";
@@ -95,7 +96,11 @@ nlohmann::json graphToJson(const Graph& g) {
                           {"temporal", isTemporalEdge(g, e)}});
   }
   j["outputs"] = json::array();
-  for (const GraphOutput& o : g.outputs) j["outputs"].push_back({{"name", o.name}, {"node", o.node}});
+  for (const GraphOutput& o : g.outputs) {
+    json out = {{"name", o.name}, {"node", o.node}};
+    if (!o.untilDim.empty()) out["until"] = o.untilDim;
+    j["outputs"].push_back(std::move(out));
+  }
   return j;
 }
 

@@ -43,7 +43,8 @@ std::string printGraph(const Graph& g, const PrintOptions& options) {
   for (const auto& [name, expr] : g.derivedBounds) out += "bound " + name + " = " + expr.str() + "\n";
   for (const auto& [dim, guard] : g.dimGuards) out += "guard " + dim + " where " + guard.str() + "\n";
   for (const auto& [id, n] : g.nodes()) out += printNode(g, n, options) + "\n";
-  for (const GraphOutput& o : g.outputs) out += "out " + o.name + " = %" + std::to_string(o.node) + "\n";
+  for (const GraphOutput& o : g.outputs)
+    out += (o.untilDim.empty() ? "out " : "until " + o.untilDim + ": ") + o.name + " = %" + std::to_string(o.node) + "\n";
   return out;
 }
 

@@ -259,7 +259,7 @@ private:
       ln.kind = LayoutNodeKind::Output;
       ln.id = static_cast<int>(i);
       ln.members = {o.node};
-      ln.label = {"out " + o.name};
+      ln.label = {(o.untilDim.empty() ? "out " : "until " + o.untilDim + ": ") + o.name};
       ln.shape = NodeShape::Plain;
       int box = addBox(root_, "out" + std::to_string(i), std::move(ln));
       setAttr(out_.nodes.back(), "style", "");

@@ -112,9 +112,10 @@ int64_t predictRunPeak(const CompiledProgram& program, const SymbolEnv& bounds) 
   return predictRun(program, program.loops, runBounds(program, bounds), program.windowReads, nullptr).peakBytes;
 }
 
-CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& given,
-                              const CompiledRunOptions& options) {
-  const SymbolEnv values = runBounds(program, given);
+namespace {
+
+/// One run of `program` at `values` (every bound given); its until loops stop where they can (UntilLoops).
+CompiledRunResult runOnce(const CompiledProgram& program, const SymbolEnv& values, const CompiledRunOptions& options) {
   CompiledRunResult r;
   StoragePlan plan;
   LoopProgram changed;  // the schedule when this run changes it (swaps, no memory statements)
@@ -141,7 +142,7 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
                     ExecutorOptions{values, std::move(plan), options.cancel, options.progress, {options.matmul},
                                     options.planStorage ? options.memoryBudget : std::nullopt,
                                     options.generatedKernels ? program.native.get() : nullptr, options.trace,
-                                    std::move(windows), options.sourceArrays});
+                                    std::move(windows), options.sourceArrays, planUntilLoops(program.graph, *loops)});
   executor.run();
   r.paging = executor.paging();
   r.outputs = executor.outputs();
@@ -149,8 +150,63 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
   r.measuredTimeline = executor.memoryTimeline();
   r.nodePeakBytes = executor.memory().nodePeaks();
   r.execStatements = executor.execStatements();
+  r.reached = executor.reachedExtents();
   return r;
 }
+
+/// The steps until dimension `u` ran in `r` (of `most`): the executor's report where its loop stopped
+/// (`*stoppedLoop` set), else the first step where its condition's output holds everywhere.
+ReachedExtent reachedIn(const CompiledProgram& program, const CompiledRunResult& r, const UntilLoop& u,
+                        const SymbolEnv& values, const SymbolEnv& most, bool* stoppedLoop) {
+  *stoppedLoop = false;
+  for (ReachedExtent e : r.reached)
+    if (e.dim == u.dim) {
+      *stoppedLoop = true;
+      e.maximum = most.at(u.bound);
+      return e;
+    }
+  ReachedExtent e{u.dim, u.bound, most.at(u.bound), values.at(u.bound), false};
+  for (size_t i = 0; i < program.graph.outputs.size(); ++i)
+    if (program.graph.outputs[i].untilDim == u.dim) {
+      const int64_t step = firstStepHolding(r.outputs.at(i).second, u.axis);
+      if (step >= 0) e.reached = step + 1, e.stopped = true;
+    }
+  return e;
+}
+
+}  // namespace
+
+CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& given,
+                              const CompiledRunOptions& options) {
+  SymbolEnv values = runBounds(program, given);
+  const std::vector<UntilLoop> untils = planUntilLoops(program.graph, program.loops);
+  CompiledRunResult r = runOnce(program, values, options);
+  // An until dimension whose loop could not stop runs to its bound; run again where its condition held.
+  for (int runs = 1; !untils.empty(); ++runs) {
+    const SymbolEnv most = runBounds(program, given);
+    std::vector<ReachedExtent> reached;
+    std::optional<ReachedExtent> again;
+    for (const UntilLoop& u : untils) {
+      bool stoppedLoop = false;
+      reached.push_back(reachedIn(program, r, u, values, most, &stoppedLoop));
+      if (!again && !stoppedLoop && reached.back().reached < values.at(u.bound)) again = reached.back();
+    }
+    if (!again) {
+      r.reached = std::move(reached);
+      r.runs = runs;
+      break;
+    }
+    SymbolEnv next = given;
+    for (const auto& [name, value] : values)
+      if (!program.graph.isDerivedBound(name)) next[name] = value;
+    next[again->bound] = again->reached;
+    values = runBounds(program, next);
+    r = runOnce(program, values, options);
+  }
+  return r;
+}
+
+
 
 CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& bounds, bool planStorage) {
   return runCompiled(program, bounds, CompiledRunOptions{planStorage, std::nullopt});

@@ -21,6 +21,7 @@
 #include "schedule/LoopAst.h"
 #include "schedule/Scheduler.h"
 #include "schedule/StatementClusters.h"
+#include "schedule/UntilLoops.h"
 
 #include <atomic>
 #include <map>
@@ -79,6 +80,11 @@ struct CompiledRunResult {
   MemoryTimeline predictedTimeline;  ///< the same from the prediction (event for event)
   std::map<int, int64_t> nodePeakBytes;  ///< measured: per node, the most bytes charged to it at once
   std::vector<NodeId> execStatements;    ///< the node of each exec statement, by number (for traces)
+  /// Per `until` dimension, in graph order: the steps it ran (its bound was bound to them).
+  std::vector<ReachedExtent> reached;
+  /// 1; 2 or more where an until dimension's loop could not stop early (UntilLoop::whyNot): the
+  /// program ran at the bound, then again at the steps its condition allowed.
+  int runs = 1;
 };
 
 /// Optimises `source` with `pipeline`, schedules it and places its memory
@@ -89,7 +95,8 @@ CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline);
 /// (fusion, isl, fallback) picks the scheduling method (std::invalid_argument for another name).
 CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline, PassContext& context);
 
-/// Runs `program` at `bounds`. Throws ExecError.
+/// Runs `program` at `bounds`; an `until` dimension runs to the step its condition first holds at
+/// (docs/language.md, 4.13). Throws ExecError.
 CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& bounds,
                               const CompiledRunOptions& options);
 /// With `planStorage` false every node keeps all its points (the baseline).

@@ -25,6 +25,7 @@ struct Executor::Stmt {
   /// loop of the nest, outermost first, the coordinate it runs along.
   std::vector<CompiledIndex> boxLo, boxHi;
   std::vector<size_t> loopDims;
+  int until = -1;  ///< For: the until loop it is (an index into untilLoops_), else -1
 };
 
 namespace {
@@ -87,20 +88,32 @@ Executor::Executor(const Graph& g, const LoopProgram& program, ExecutorOptions o
   for (const std::string& b : g.boundNames())
     if (!bounds_.count(b)) throw ExecError("no value for bound '" + b + "': pass it in the executor options");
   for (const auto& [name, value] : bounds_) loopSlots_.push_back(value), loopLayout_.add(name);
-  int maxId = g.nodes().empty() ? -1 : g.nodes().rbegin()->first;
-  programs_.resize(maxId + 1);
-  stores_.resize(maxId + 1);
-  for (const auto& [id, node] : g.nodes()) {
-    programs_[id] = std::make_unique<NodeProgram>(g, node, bounds_, options.kernels);
-    if (options.native) programs_[id]->useNative(options.native->forNode(id), &nativeCalls_);
-  }
-  for (const WindowRead& w : options.windowReads)
-    if (w.holder >= 0 && w.holder < static_cast<int>(programs_.size()) && programs_[w.holder])
-      programs_[w.holder]->keepWindowsOf(w.producer);
+  givenBounds_ = bounds_;
+  kernels_ = options.kernels;
+  native_ = options.native;
+  windowReads_ = std::move(options.windowReads);
+  for (UntilLoop& u : options.untilLoops)
+    if (u.topStatement >= 0 && !budget_) untilLoops_.push_back(std::move(u));  // a pager follows the bounds it was given
+  makePrograms();
   std::vector<std::string> scope;
+  topBody_ = &program.body;
   compile(program.body, body_, scope);
   loopSlots_.resize(loopLayout_.size(), 0);
   resetStores();
+}
+
+void Executor::makePrograms() {
+  int maxId = graph_.nodes().empty() ? -1 : graph_.nodes().rbegin()->first;
+  programs_.clear();
+  programs_.resize(maxId + 1);
+  stores_.resize(maxId + 1);
+  for (const auto& [id, node] : graph_.nodes()) {
+    programs_[id] = std::make_unique<NodeProgram>(graph_, node, bounds_, kernels_);
+    if (native_) programs_[id]->useNative(native_->forNode(id), &nativeCalls_);
+  }
+  for (const WindowRead& w : windowReads_)
+    if (w.holder >= 0 && w.holder < static_cast<int>(programs_.size()) && programs_[w.holder])
+      programs_[w.holder]->keepWindowsOf(w.producer);
 }
 
 Executor::~Executor() {
@@ -133,6 +146,9 @@ void Executor::compile(const LoopBody& body, std::vector<Stmt>& out, std::vector
       c.step = f->step;
       c.varSlot = loopLayout_.add(f->var);
       if (scope.empty()) c.topLoop = topLoopCount_++;  // the order of topLevelLoopVars (LoopAst.h)
+      if (&body == topBody_)
+        for (size_t u = 0; u < untilLoops_.size(); ++u)
+          if (untilLoops_[u].topStatement == &s - body.data()) c.until = static_cast<int>(u);
       scope.push_back(f->var);
       compile(f->body, c.body, scope);
       scope.pop_back();
@@ -206,6 +222,12 @@ void Executor::resetStores() {
 }
 
 void Executor::run() {
+  if (!reached_.empty()) {  // an until loop stopped the last run: start again from the given bounds
+    bounds_ = givenBounds_;
+    for (const auto& [name, value] : bounds_) loopSlots_[loopLayout_.find(name)] = value;
+    makePrograms();
+    reached_.clear();
+  }
   stores_.clear();
   stores_.resize(programs_.size());
   memory_ = std::make_unique<MemoryTracker>();
@@ -265,6 +287,7 @@ void Executor::execute(const std::vector<Stmt>& body) {
             ++stats_.loopIterations;
             if (loop >= 0) trace_->beginStep(loop, v);
             execute(s.body);
+            if (s.until >= 0 && stopsAfter(untilLoops_[s.until], v)) break;
           }
         } else {  // a backwards loop: from upper - 1 down to lower
           for (int64_t v = hi - 1; v >= lo; v += s.step) {
@@ -353,6 +376,28 @@ bool Executor::runArrayBox(const Stmt& s) {
   stats_.loopIterations += iterations;
   stats_.boxedExecs += points;
   countExecs(points);
+  return true;
+}
+
+bool Executor::stopsAfter(const UntilLoop& u, int64_t v) {
+  const int64_t step = v + u.offset, most = bounds_.at(u.bound);
+  if (step < 0 || step >= most) return false;
+  const std::vector<int64_t>& domain = programs_[u.condition]->domainBounds();
+  const TensorStore& store = storeOf(u.condition, "until");
+  std::vector<int64_t> lo(domain.size(), 0), hi = domain, p;
+  lo[u.axis] = step, hi[u.axis] = step + 1;
+  p = lo;
+  do {
+    std::optional<Tensor> value = store.holds(p) ? store.readIfDefined(p) : std::nullopt;
+    if (!value || !holdsEverywhere(*value)) return false;
+  } while (nextPointInBox(p, lo, hi));
+  reached_.push_back(ReachedExtent{u.dim, u.bound, givenBounds_.at(u.bound), step + 1, true});
+  SymbolEnv bounds = bounds_;
+  for (const auto& [name, expr] : graph_.derivedBounds) bounds.erase(name);
+  bounds[u.bound] = step + 1;
+  bounds_ = graph_.withDerivedBounds(std::move(bounds));
+  for (const auto& [name, value] : bounds_) loopSlots_[loopLayout_.find(name)] = value;
+  makePrograms();
   return true;
 }
 

@@ -31,6 +31,8 @@
 #include "memory/StoragePlan.h"
 #include "memory/WindowReads.h"
 #include "executor/TensorStore.h"
+#include "interp/UntilExtents.h"
+#include "schedule/UntilLoops.h"
 #include "graph/Graph.h"
 #include "kernels/cpu/CpuKernels.h"
 #include "schedule/LoopAst.h"
@@ -69,6 +71,9 @@ struct ExecutorOptions {
   std::vector<WindowRead> windowReads;
   /// Arrays of whole-array sources built by the caller, by node (must outlive the run): used instead of building them.
   const std::map<NodeId, Tensor>* sourceArrays = nullptr;
+  /// Until dimensions whose loop stops early (UntilLoop::topStatement >= 0; the others are ignored):
+  /// after each step the loop tests the condition and, once it holds, binds the bound to the steps run.
+  std::vector<UntilLoop> untilLoops;
 };
 
 struct ExecStats {
@@ -111,6 +116,8 @@ public:
   const MemoryTimeline& memoryTimeline() const { return timeline_; }
   const TensorStore& store(int node) const;
   const SymbolEnv& bounds() const { return bounds_; }
+  /// The until dimensions the last run stopped early (UntilLoop), with the steps they ran.
+  const std::vector<ReachedExtent>& reachedExtents() const { return reached_; }
   /// The node of each exec statement, by its number (TraceSpan::statement).
   const std::vector<NodeId>& execStatements() const { return execStatements_; }
 
@@ -125,6 +132,11 @@ private:
   /// points share.
   bool runArrayBox(const Stmt& s);
   void resetStores();
+  /// A NodeProgram per node at bounds_ (again after an until loop stops: its bound changed).
+  void makePrograms();
+  /// Whether until loop `u`'s condition holds everywhere at the step of loop value `v`; if so,
+  /// binds its bound to the steps run (bounds_, the loop slots and the node programs).
+  bool stopsAfter(const UntilLoop& u, int64_t v);
   void recordMemoryStatement(MemoryEvent::Kind kind, int node);
   /// `n` more exec statements run: the progress counter and the cancel check at every 256th.
   void countExecs(int64_t n);
@@ -132,6 +144,13 @@ private:
 
   const Graph& graph_;
   SymbolEnv bounds_;
+  SymbolEnv givenBounds_;  ///< bounds_ as constructed (a run starts from them; an until loop rebinds bounds_)
+  cpu::KernelOptions kernels_;
+  const NativeModule* native_ = nullptr;
+  std::vector<WindowRead> windowReads_;
+  std::vector<UntilLoop> untilLoops_;
+  std::vector<ReachedExtent> reached_;
+  const LoopBody* topBody_ = nullptr;  ///< the program's body while compiling (until loops are its statements)
   std::optional<StoragePlan> plan_;
   const std::atomic<bool>* cancel_ = nullptr;
   std::atomic<size_t>* progress_ = nullptr;

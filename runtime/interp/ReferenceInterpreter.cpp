@@ -87,12 +87,32 @@ size_t ReferenceInterpreter::PointHash::operator()(const Point& p) const {
 ReferenceInterpreter::ReferenceInterpreter(const Graph& g, InterpreterOptions options)
     : graph_(g), bounds_(std::move(options.bounds)) {
   for (const auto& [name, value] : g.boundDefaults) bounds_.emplace(name, value);  // options win
+  untilPending_ = options.resolveUntil && !untilOutputs(g).empty();
   try {
     bounds_ = g.withDerivedBounds(std::move(bounds_));
   } catch (const std::out_of_range&) {
     // A bound a derived one needs is missing: reported like any missing bound when read.
   }
   for (const auto& [id, node] : g.nodes()) inputs_[id] = g.inputs(id);
+}
+
+void ReferenceInterpreter::resolveExtents() {
+  if (!untilPending_) return;
+  untilPending_ = false;
+  SymbolEnv given = bounds_;
+  for (const auto& [name, expr] : graph_.derivedBounds) given.erase(name);
+  reached_ = resolveUntilExtents(graph_, given, cancel_);
+  for (const ReachedExtent& r : reached_) given[r.bound] = r.reached;
+  try {
+    bounds_ = graph_.withDerivedBounds(std::move(given));
+  } catch (const std::out_of_range&) {
+    bounds_ = std::move(given);  // reported like any missing bound when read
+  }
+}
+
+const std::vector<ReachedExtent>& ReferenceInterpreter::reachedExtents() {
+  resolveExtents();
+  return reached_;
 }
 
 void ReferenceInterpreter::setProgressCallback(std::function<void(size_t)> callback, size_t every) {
@@ -104,10 +124,12 @@ void ReferenceInterpreter::setProgressCallback(std::function<void(size_t)> callb
 // Public entry points
 
 const Tensor& ReferenceInterpreter::valueAt(NodeId node, const std::vector<int64_t>& point) {
+  resolveExtents();
   return evaluate(node, point);
 }
 
 Tensor ReferenceInterpreter::evaluateOutput(const GraphOutput& out) {
+  resolveExtents();
   const Node& n = nodeOf(out.node);
   std::vector<int64_t> bounds = domainBounds(n);
   std::vector<Tensor> parts;

@@ -14,10 +14,12 @@
 // stack instead of recursion, so a recurrence over 10^5+ steps cannot
 // overflow the C++ stack, and a point that needs itself is reported as a
 // cycle. Every failure is an EvalError naming the node, its source position
-// and the point. Nothing here is optimised: it is meant to be obviously right.
+// and the point. A dimension that ends `until` a condition is decided before the
+// first value: its bound is bound to the steps the condition allows (UntilExtents). Nothing here is optimised: it is meant to be obviously right.
 #pragma once
 
 #include "graph/Graph.h"
+#include "interp/UntilExtents.h"
 #include "tensor/Tensor.h"
 
 #include <atomic>
@@ -39,6 +41,9 @@ struct InterpreterOptions {
   /// graph's `boundDefaults`; a bound missing from both is an EvalError when
   /// it is needed.
   SymbolEnv bounds;
+  /// Bind each `until` dimension's bound to the extent its condition reaches
+  /// (UntilExtents); false evaluates at the bounds as given (the resolution itself).
+  bool resolveUntil = true;
 };
 
 /// An evaluation failure. `what()` is the full message; when the failure is
@@ -68,6 +73,10 @@ public:
   Tensor evaluateOutput(const GraphOutput& out);
   /// Every output of the graph, in `g.outputs` order, with its name.
   std::vector<std::pair<std::string, Tensor>> evaluateOutputs();
+
+  /// The extent each `until` dimension reaches (its bound is bound to it), in graph order; decided
+  /// by the first evaluation (or here), step by step (UntilExtents).
+  const std::vector<ReachedExtent>& reachedExtents();
 
   /// Number of (node, point) values computed so far (memoised ones count once).
   size_t pointsEvaluated() const { return pointsEvaluated_; }
@@ -111,6 +120,9 @@ private:
 
   const Graph& graph_;
   SymbolEnv bounds_;
+  std::vector<ReachedExtent> reached_;
+  bool untilPending_ = false;  ///< the until extents are still to be decided (resolveExtents)
+  void resolveExtents();
   std::map<NodeId, std::vector<const Edge*>> inputs_;
   std::map<NodeId, NodeMemo> memo_;
   std::map<NodeId, Tensor> wholeArrays_;  // per source node, over its whole domain

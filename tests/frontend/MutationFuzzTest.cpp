@@ -16,7 +16,7 @@ const std::vector<std::string> kFragments = {
     "=", "@", "*", "+", "-", "/", "//", "%", "max(0, t-2)", "min(t, 3)", "sum(", "mean(", "softmax(", "dim=0",
     "dim=-1", "f32", "i32", "bool", "over", "dim", "const", "out", "#", "\n", " ", "x", "h", "1e-3", "0.5",
     "\"", "reshape(", "(2, 8)", "where(", "<", ">=", "==", "load(\"nope.npy\")", "zeros()", "cast(",
-    " and ", " or ", "not ", ";", "; 0:2", "[; 1]", "argmax(", "keepdim=true", "gather(", "i64",
+    " and ", " or ", "not ", ";", "; 0:2", "[; 1]", "argmax(", "keepdim=true", "gather(", "i64", " until ", " until done",
 };
 
 /// One random edit of `text`: delete a span, insert a fragment, replace a

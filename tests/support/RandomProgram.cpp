@@ -99,7 +99,21 @@ public:
     for (int i = 0; i < n; ++i) statement();
     declareOutputs();
     out_.text = header_.str() + sources_.str() + body_.str() + outs_.str();
+    if (newFeatures_.chance(0.12)) endUntil();  // drawn last: the rest of the program is as without it
     return std::move(out_);
+  }
+
+  /// The first dimension ends at the first step where a hash over it alone passes 0.5 (a
+  /// condition decided step by step, whatever the rest of the program reads): `dim t < T
+  /// until stop`, its source and condition, and the condition as the last output.
+  void endUntil() {
+    const Dim& d = dims_.front();
+    const std::string line = "dim " + d.name + " < " + d.bound + "\n";
+    out_.text.replace(out_.text.find(line), line.size(), "dim " + d.name + " < " + d.bound + " until stop\n");
+    out_.text += "input ustop : f32[] over (" + d.name + ") = hash(key=" + std::to_string(key()) + ", scale=1.0)\n";
+    out_.text += "stop = ustop > 0.5\n";
+    out_.outputs.push_back({"stop", {d.bound}, {}});
+    note(RandomFeature::Until);
   }
 
 private:
@@ -1114,7 +1128,7 @@ const char* featureName(RandomFeature f) {
       "exclusive_window", "self_window", "matmul", "softmax", "attention", "reduction", "reshape", "transpose",
       "permute", "cast", "where", "index_value", "elementwise", "int_or_bool_source", "named_read", "bare_read",
       "concat", "expand", "keepdim", "log_softmax", "source_output", "mutual_recurrence", "two_step_base",
-      "logical", "spatial_index", "argmax", "gather", "topk"};
+      "logical", "spatial_index", "argmax", "gather", "topk", "until"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(RandomFeature::Count));
   return names[static_cast<size_t>(f)];
 }

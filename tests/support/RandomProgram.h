@@ -64,6 +64,7 @@ enum class RandomFeature {
   ArgMax,             ///< cast(argmax(w, dim=...), f32) of a param's values
   Gather,             ///< gather(w, min(t, 3)) or gather(w, 2): a row of a param by an integer id
   TopK,               ///< topk(w, 3) of a param's values (a gather of its argtopk; per row, a take_along)
+  Until,              ///< `dim t < T until stop`: the first dimension ends where a hashed condition over it holds
   Count
 };
 

@@ -42,6 +42,7 @@ struct RunOutcome {
   size_t pointsEvaluated = 0;    ///< reference: (node, point) values; compiled: Exec statements
   std::optional<int64_t> peakBytes;       ///< compiled engine: measured
   std::optional<int64_t> predictedBytes;  ///< compiled engine: the storage plan's prediction
+  std::vector<std::string> extents;  ///< per `until` dimension: where it stopped (ReachedExtent::str)
   int64_t storedRun = 0;         ///< recorded: the run's id in the store (0: not recorded)
   std::string storeError;        ///< recorded: why the store could not take the run (the run itself may be fine)
   bool ok() const { return error.empty(); }

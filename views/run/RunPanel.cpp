@@ -218,6 +218,8 @@ void RunPanel::onFinished() {
     status_->setText((outcome_.engine == Engine::Compiled ? tr("Done: %L1 statements executed (%2).") : tr("Done: %L1 points evaluated (%2)."))
                          .arg(static_cast<qulonglong>(outcome_.pointsEvaluated))
                          .arg(bounds.join(QStringLiteral(", "))));
+    for (const std::string& line : outcome_.extents)  // where each `until` dimension stopped
+      status_->setText(status_->text() + QStringLiteral("<br>") + QString::fromStdString(line).toHtmlEscaped());
     time_->setText(outcome_.engine == Engine::Compiled
                        ? tr("Measured time: <b>%1</b> (compile %2)").arg(formatSeconds(outcome_.seconds), formatSeconds(outcome_.compileSeconds))
                        : tr("Measured time: <b>%1</b>").arg(formatSeconds(outcome_.seconds)));
