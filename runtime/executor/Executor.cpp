@@ -225,7 +225,8 @@ void Executor::run() {
   if (!reached_.empty()) {  // an until loop stopped the last run: start again from the given bounds
     bounds_ = givenBounds_;
     for (const auto& [name, value] : bounds_) loopSlots_[loopLayout_.find(name)] = value;
-    makePrograms();
+    for (auto& p : programs_)
+      if (p) p->rebind(bounds_);
     reached_.clear();
   }
   stores_.clear();
@@ -397,7 +398,8 @@ bool Executor::stopsAfter(const UntilLoop& u, int64_t v) {
   bounds[u.bound] = step + 1;
   bounds_ = graph_.withDerivedBounds(std::move(bounds));
   for (const auto& [name, value] : bounds_) loopSlots_[loopLayout_.find(name)] = value;
-  makePrograms();
+  for (auto& p : programs_)
+    if (p) p->rebind(bounds_);
   return true;
 }
 

@@ -132,10 +132,10 @@ private:
   /// points share.
   bool runArrayBox(const Stmt& s);
   void resetStores();
-  /// A NodeProgram per node at bounds_ (again after an until loop stops: its bound changed).
+  /// A NodeProgram per node at bounds_.
   void makePrograms();
   /// Whether until loop `u`'s condition holds everywhere at the step of loop value `v`; if so,
-  /// binds its bound to the steps run (bounds_, the loop slots and the node programs).
+  /// binds its bound to the steps run (bounds_, the loop slots and the node programs, NodeProgram::rebind).
   bool stopsAfter(const UntilLoop& u, int64_t v);
   void recordMemoryStatement(MemoryEvent::Kind kind, int node);
   /// `n` more exec statements run: the progress counter and the cancel check at every 256th.

@@ -88,6 +88,15 @@ NodeProgram::NodeProgram(const Graph& g, const Node& n, const SymbolEnv& bounds,
   }
 }
 
+void NodeProgram::rebind(const SymbolEnv& bounds) {
+  size_t slot = 0;  // the bounds' slots come first, in the map's order (the constructor's)
+  for (auto& [name, value] : bounds_) slots_[slot++] = value = bounds.at(name);
+  for (size_t d = 0; d < node_->domain.size(); ++d) domainBounds_[d] = bounds.at(graph_->boundOf(node_->domain[d]));
+  for (Input& in : inputs_)
+    for (size_t d = 0; d < in.producer->domain.size(); ++d)
+      in.producerBounds[d] = bounds.at(graph_->boundOf(in.producer->domain[d]));
+}
+
 std::string NodeProgram::describe(const std::vector<int64_t>& point) const {
   std::string s = "node " + nodeLabel(*node_);
   if (node_->loc.valid())

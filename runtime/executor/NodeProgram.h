@@ -48,6 +48,9 @@ public:
   void keepWindowsOf(NodeId producer) {
     for (Input& in : inputs_) in.keepsWindow = in.keepsWindow || in.edge->producer == producer;
   }
+  /// Takes new values for the bounds (the same names as constructed with): an `until`
+  /// dimension stopped, and its bound is now the steps run (Executor::stopsAfter).
+  void rebind(const SymbolEnv& bounds);
   const Node& node() const { return *node_; }
   const std::vector<int64_t>& domainBounds() const { return domainBounds_; }
   /// The value at `point`; reads producers from `stores`. nullopt when the
