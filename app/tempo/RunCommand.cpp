@@ -42,9 +42,7 @@ using Outputs = std::vector<std::pair<std::string, Tensor>>;
 
 /// `t: stopped at step 37 (38 of 512 steps)` per until dimension.
 void printReached(const std::vector<ReachedExtent>& reached, const Graph& g, std::ostream& out) {
-  for (const ReachedExtent& e : reached)
-    for (const GraphOutput& o : g.outputs)
-      if (o.untilDim == e.dim) out << e.str(o.name) << "\n";
+  for (const std::string& line : reachedLines(g, reached)) out << line << "\n";
 }
 
 /// Compiles (passes + schedule + memory placement) and runs with the executor;

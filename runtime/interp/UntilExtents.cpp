@@ -14,6 +14,14 @@ std::string ReachedExtent::str(const std::string& condition) const {
   return dim + ": ran all " + std::to_string(maximum) + " steps (" + condition + " never held everywhere)";
 }
 
+std::vector<std::string> reachedLines(const Graph& g, const std::vector<ReachedExtent>& reached) {
+  std::vector<std::string> lines;
+  for (const ReachedExtent& e : reached)
+    for (const GraphOutput* o : untilOutputs(g))
+      if (o->untilDim == e.dim) lines.push_back(e.str(o->name));
+  return lines;
+}
+
 std::vector<const GraphOutput*> untilOutputs(const Graph& g) {
   std::vector<const GraphOutput*> out;
   for (const GraphOutput& o : g.outputs)

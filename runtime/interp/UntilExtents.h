@@ -31,6 +31,9 @@ struct ReachedExtent {
   std::string str(const std::string& condition) const;
 };
 
+/// `reached`'s lines as `tempo run` and the studio print them, each naming its condition in `g`.
+std::vector<std::string> reachedLines(const Graph& g, const std::vector<ReachedExtent>& reached);
+
 /// The graph's until outputs, in output order.
 std::vector<const GraphOutput*> untilOutputs(const Graph& g);
 

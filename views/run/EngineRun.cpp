@@ -15,15 +15,6 @@ namespace tempo::views {
 
 namespace {
 
-/// `t: stopped at step 34 (35 of 500 steps)` per until dimension.
-std::vector<std::string> extentLines(const Graph& g, const std::vector<ReachedExtent>& reached) {
-  std::vector<std::string> lines;
-  for (const ReachedExtent& e : reached)
-    for (const GraphOutput& o : g.outputs)
-      if (o.untilDim == e.dim) lines.push_back(e.str(o.name));
-  return lines;
-}
-
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -36,7 +27,7 @@ void runReference(const Graph& graph, const std::atomic<bool>* cancel, std::atom
   auto start = std::chrono::steady_clock::now();
   try {
     outcome.outputs = interpreter.evaluateOutputs();
-    outcome.extents = extentLines(graph, interpreter.reachedExtents());
+    outcome.extents = reachedLines(graph, interpreter.reachedExtents());
   } catch (const EvalError& e) {
     outcome.cancelled = cancel && cancel->load();
     outcome.error = outcome.cancelled ? "cancelled" : std::string("evaluation failed: ") + e.what();
@@ -87,7 +78,7 @@ void runCompiledEngine(const FrontendResult& source, const std::atomic<bool>* ca
     }
   }
   outcome.outputs = std::move(result.outputs);
-  outcome.extents = extentLines(program.graph, result.reached);
+  outcome.extents = reachedLines(program.graph, result.reached);
   outcome.seconds = result.stats.seconds;
   outcome.pointsEvaluated = static_cast<size_t>(result.stats.execs);
   outcome.peakBytes = result.stats.peakBytes;
