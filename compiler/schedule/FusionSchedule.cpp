@@ -57,6 +57,7 @@ public:
     for (const GraphOutput& o : g.outputs)
       if (!o.untilDim.empty()) {
         hasUntil_ = true;
+        untilDims_ |= bit(dimIndex(o.untilDim));
         for (NodeId n : boundDependentNodes(g, g.boundOf(o.untilDim))) extentDependent_.insert(n);
       }
   }
@@ -93,6 +94,11 @@ public:
       size_t last = 0;
       for (size_t k : incoming) last = std::max(last, itemOf.at(deps_[k].producer));
       std::vector<LoopKind> kinds = loopKinds(component, internal, fixed, preference);
+      // A component that can run in an until dimension's loop runs in one, not in a loop of another
+      // dimension an earlier component made: that loop could not stop (UntilLoops).
+      if (!kinds.empty() && (untilDims_ & bit(kinds.front().dim)))
+        kinds.erase(std::remove_if(kinds.begin(), kinds.end(), [&](LoopKind k) { return !(untilDims_ & bit(k.dim)); }),
+                    kinds.end());
       // With an until dimension, what depends on its bound joins only loops of such values: a loop
       // of values it does not change may run before the stop (untilOrder).
       if (hasUntil_ && dependsOnExtent(component))
@@ -241,6 +247,9 @@ private:
     for (int dim = 0; dim < static_cast<int>(dims_.size()); ++dim)
       if (count[dim]) order.push_back(dim);
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return count[a] > count[b]; });
+    // An until dimension first: its loop can then stop where the condition holds, around
+    // everything it holds (a top-level loop over it is what UntilLoops needs).
+    std::stable_partition(order.begin(), order.end(), [&](int dim) { return (untilDims_ & bit(dim)) != 0; });
     return order;
   }
 
@@ -478,6 +487,7 @@ private:
   }
 
   bool hasUntil_ = false;  ///< a dimension ends `until` a condition (untilOrder)
+  DimMask untilDims_ = 0;  ///< those dimensions, preferred as loops (dimPreference)
   std::set<NodeId> extentDependent_;  ///< then: the nodes whose values change with its bound
   isl_ctx* ctx_;
   const Graph& g_;

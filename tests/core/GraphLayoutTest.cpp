@@ -69,24 +69,29 @@ void expectSaneGeometry(const GraphLayout& l, const std::string& what) {
   }
 }
 
-TEST(GraphLayout, EveryExampleLaysOut) {
-  for (const auto& path : allExamples()) {
-    FrontendResult r = compileFile(path.string());
-    ASSERT_TRUE(r.ok()) << path << "\n" << r.renderedDiagnostics();
-    const Graph& g = r.graph;
-    GraphLayout l = layoutGraph(g);
-    EXPECT_EQ(l.nodes.size(), g.nodes().size() + g.outputs.size()) << path;
-    EXPECT_EQ(l.edges.size(), g.edges().size() + g.outputs.size()) << path;
-    expectSaneGeometry(l, path.filename().string());
-    for (const auto& [id, n] : g.nodes()) {
-      int i = l.indexOfNode(id);
-      ASSERT_GE(i, 0) << path;
-      EXPECT_EQ(l.nodes[i].kind, LayoutNodeKind::Op);
-      EXPECT_EQ(l.nodes[i].label, nodeLabelLines(n));
-      EXPECT_EQ(l.nodes[i].shape, nodeStyleOf(n.op).shape);
-    }
+// One test per example, so that the malloc-checked run (tests/CMakeLists.txt) can be sharded.
+class EveryExample : public ::testing::TestWithParam<std::filesystem::path> {};
+
+TEST_P(EveryExample, LaysOut) {
+  const std::filesystem::path& path = GetParam();
+  FrontendResult r = compileFile(path.string());
+  ASSERT_TRUE(r.ok()) << path << "\n" << r.renderedDiagnostics();
+  const Graph& g = r.graph;
+  GraphLayout l = layoutGraph(g);
+  EXPECT_EQ(l.nodes.size(), g.nodes().size() + g.outputs.size()) << path;
+  EXPECT_EQ(l.edges.size(), g.edges().size() + g.outputs.size()) << path;
+  expectSaneGeometry(l, path.filename().string());
+  for (const auto& [id, n] : g.nodes()) {
+    int i = l.indexOfNode(id);
+    ASSERT_GE(i, 0) << path;
+    EXPECT_EQ(l.nodes[i].kind, LayoutNodeKind::Op);
+    EXPECT_EQ(l.nodes[i].label, nodeLabelLines(n));
+    EXPECT_EQ(l.nodes[i].shape, nodeStyleOf(n.op).shape);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(GraphLayout, EveryExample, ::testing::ValuesIn(allExamples()),
+                         [](const auto& info) { return info.param.stem().string(); });
 
 TEST(GraphLayout, EdgesKeepTheirFlagsAndLabels) {
   Graph g = compileExample("gpt_decode.tpo");

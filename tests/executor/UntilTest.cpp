@@ -49,13 +49,43 @@ done = s > 3.0
 out s
 )";
 
+/// What the reference interpreter gives and what one compiled run gives.
+struct StoppedRuns {
+  ReachedExtent reached;  ///< the reference's
+  Outputs want;           ///< the reference's outputs
+  CompiledRunResult run;
+};
+
+/// Runs `g` in both engines (compiled with `pipeline`): the reference stops its one until
+/// dimension, and the engine stops its loop there too, in one run, with the same outputs.
+StoppedRuns expectOneRunStopsWhereTheReferenceDoes(const Graph& g, const Pipeline& pipeline) {
+  StoppedRuns s;
+  ReferenceInterpreter reference(g, InterpreterOptions{});
+  s.want = reference.evaluateOutputs();
+  EXPECT_EQ(reference.reachedExtents().size(), 1u);
+  if (reference.reachedExtents().size() != 1) return s;
+  s.reached = reference.reachedExtents()[0];
+  EXPECT_TRUE(s.reached.stopped);
+  CompiledProgram p = compileProgram(g, pipeline);
+  std::vector<UntilLoop> plans = planUntilLoops(p.graph, p.loops);
+  EXPECT_EQ(plans.size(), 1u);
+  if (plans.size() == 1) EXPECT_GE(plans[0].topStatement, 0) << plans[0].whyNot;
+  s.run = runCompiled(p, {}, CompiledRunOptions{});
+  EXPECT_EQ(s.run.runs, 1);
+  EXPECT_EQ(s.run.reached.size(), 1u);
+  if (s.run.reached.size() == 1) {
+    EXPECT_EQ(s.run.reached[0].reached, s.reached.reached);
+    EXPECT_TRUE(s.run.reached[0].stopped);
+  }
+  EXPECT_EQ(testing::compareOutputs(s.run.outputs, s.want), "");
+  return s;
+}
+
 TEST(Until, TheLoopStopsAtTheFirstStepThatHoldsAndTheRunIsTheRunAtThatExtent) {
   Graph g = checked(kRunningSum);
-  ReferenceInterpreter reference(g, InterpreterOptions{});
-  Outputs want = reference.evaluateOutputs();
-  ASSERT_EQ(reference.reachedExtents().size(), 1u);
-  const ReachedExtent reached = reference.reachedExtents()[0];
-  EXPECT_TRUE(reached.stopped);
+  const StoppedRuns s = expectOneRunStopsWhereTheReferenceDoes(g, defaultPipeline());
+  const ReachedExtent& reached = s.reached;
+  const Outputs& want = s.want;
   EXPECT_EQ(reached.maximum, 40);
   EXPECT_GT(reached.reached, 3);
   EXPECT_LT(reached.reached, 40);
@@ -63,23 +93,12 @@ TEST(Until, TheLoopStopsAtTheFirstStepThatHoldsAndTheRunIsTheRunAtThatExtent) {
   EXPECT_EQ(want[0].second.shape(), std::vector<int64_t>{reached.reached});
   EXPECT_EQ(want[1].first, "done");
 
-  CompiledProgram p = compileProgram(g, defaultPipeline());
-  std::vector<UntilLoop> plans = planUntilLoops(p.graph, p.loops);
-  ASSERT_EQ(plans.size(), 1u);
-  EXPECT_GE(plans[0].topStatement, 0) << plans[0].whyNot;
-  CompiledRunResult r = runCompiled(p, {}, CompiledRunOptions{});
-  EXPECT_EQ(r.runs, 1);
-  ASSERT_EQ(r.reached.size(), 1u);
-  EXPECT_EQ(r.reached[0].reached, reached.reached);
-  EXPECT_TRUE(r.reached[0].stopped);
-  EXPECT_EQ(testing::compareOutputs(r.outputs, want), "");
-
   // The same program without `until`, at the steps reached: the same values and statements.
   Graph plain = checked(withoutUntil(kRunningSum, "done"));
   CompiledProgram q = compileProgram(plain, defaultPipeline());
   CompiledRunResult atReached = runCompiled(q, {{"T", reached.reached}}, CompiledRunOptions{});
   EXPECT_EQ(testing::compareOutputs(byName(atReached.outputs, want), want), "");
-  EXPECT_EQ(r.stats.execs, atReached.stats.execs);
+  EXPECT_EQ(s.run.stats.execs, atReached.stats.execs);
 }
 
 TEST(Until, AConditionThatNeverHoldsRunsEveryStep) {
@@ -122,25 +141,42 @@ out dw = grad(loss, w)
 )";
 
 TEST(Until, EveryEpisodeMustEndAndWhatFollowsTheStopRunsAtTheStepsRun) {
-  Graph g = checked(kEpisodes);
-  ReferenceInterpreter reference(g, InterpreterOptions{});
-  Outputs want = reference.evaluateOutputs();
-  ASSERT_EQ(reference.reachedExtents().size(), 1u);
-  const int64_t reached = reference.reachedExtents()[0].reached;
-  ASSERT_TRUE(reference.reachedExtents()[0].stopped);
+  // One run: the backward pass follows the stop.
+  const StoppedRuns s = expectOneRunStopsWhereTheReferenceDoes(checked(kEpisodes), defaultPipeline());
+  const int64_t reached = s.reached.reached;
+  const Outputs& want = s.want;
   ASSERT_LT(reached, 30);
-
-  CompiledProgram p = compileProgram(g, defaultPipeline());
-  CompiledRunResult r = runCompiled(p, {}, CompiledRunOptions{});
-  EXPECT_EQ(r.runs, 1) << planUntilLoops(p.graph, p.loops).at(0).whyNot;  // the backward pass follows the stop
-  ASSERT_EQ(r.reached.size(), 1u);
-  EXPECT_EQ(r.reached[0].reached, reached);
-  EXPECT_EQ(testing::compareOutputs(r.outputs, want), "");
 
   // The oracle's meaning: the program without `until` at the steps run.
   Graph plain = checked(withoutUntil(kEpisodes, "ended"));
   ReferenceInterpreter atReached(plain, InterpreterOptions{{{"T", reached}}});
   EXPECT_EQ(testing::compareOutputs(byName(atReached.evaluateOutputs(), want), want), "");
+}
+
+// Decoding until every sequence has produced an end id, with the positions declared last and a
+// value over the sequences alone (the prompt) first, b not batched (as in llama_decode, whose
+// attention and gather keep it a loop): the fusion schedule still runs the positions as the
+// top-level loop, so it stops once (before, it fused them into the loop over b made for the
+// prompt, and the engine ran the program twice).
+const char* kUntilEnd = R"(dim b < B
+dim t < T until fin
+set B = 3, T = 40
+input start : f32[] over (b) = uniform(seed=2, low=0.0, high=1.0)
+input u : f32[] over (t) = uniform(seed=4, low=0.0, high=1.0)
+tok : f32[] over (b, t)
+fin : bool over (b, t)
+first = start * 0.5 + 0.25
+tok[b, 0] = first
+tok[b, t] = where(fin[t=t-1], 0.0, tok[t=t-1] * 0.5 + u + first)
+fin[b, 0] = false
+fin[b, t] = fin[t=t-1] or tok > 1.8
+out tok
+)";
+
+TEST(Until, AnUntilDimensionDeclaredLastIsStillTheLoopThatStops) {
+  Pipeline unbatched = defaultPipeline();
+  unbatched.disable("vectorisation");
+  expectOneRunStopsWhereTheReferenceDoes(checked(kUntilEnd), unbatched);
 }
 
 TEST(Until, SomethingComputedWithTBeforeTheStopMakesTheEngineRunTwice) {

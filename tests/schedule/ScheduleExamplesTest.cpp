@@ -132,13 +132,14 @@ TEST(ScheduleExamples, FusionAndIslLoopsRunEveryInstanceOnceAfterItsInputsAtTwoS
 
 // The fallback puts a statement that lacks a loop of its cycle before that loop, so it cannot
 // order a cycle in which such a statement reads the loop's last value: llama_decode's logits
-// over (b, t) read y[l=L-1] and feed the next position's first layer. The schedules the
-// engines use (fusion, isl) order it; this list makes a fix, or a new such example, visible.
+// over (b, t) read y[l=L-1] and feed the next position's first layer (llama_sample's alike).
+// The schedules the engines use (fusion, isl) order it; this list makes a fix, or a new such
+// example, visible.
 TEST(ScheduleExamples, FallbackOrdersEveryExampleButTheOnesItCannotYet) {
   std::vector<std::string> failed;
   for (const ScheduledExample& e : scheduledExamples())
     if (!e.fallbackFailure.empty()) failed.push_back(e.path.filename().string());
-  EXPECT_EQ(failed, std::vector<std::string>{"llama_decode.tpo"});
+  EXPECT_EQ(failed, (std::vector<std::string>{"llama_decode.tpo", "llama_sample.tpo"}));
 }
 
 TEST(ScheduleExamples, FallbackLoopsRunEveryInstanceOnceAfterItsInputsAtTwoSizes) {

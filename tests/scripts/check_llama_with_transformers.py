@@ -10,14 +10,20 @@ Runs the example, then one forward pass of the Hugging Face model over the token
 program produced (causal attention over the whole sequence gives every position's
 logits, which our program computes position by position) and checks that
   - the logits agree within 1e-4 (absolute, on logits of magnitude ~10),
-  - each generated token is the argmax of the model's logits at the position before
-    (greedy decoding: transformers' generate(do_sample=False) picks the same ids), and
-  - generate() itself, from the prompt, produces the same sequence, and
+  - each generated token is the argmax of the model's logits at the position before, or
+    EOS once its sequence has generated EOS (greedy decoding: transformers'
+    generate(do_sample=False) picks the same ids and pads a finished sequence with
+    pad_token_id = eos_token_id),
+  - generate() itself, from the prompt, with at most T positions, produces the same
+    sequences and stops at the same position (where every sequence has generated EOS:
+    the program's `dim t < T until fin`), and
   - argtopk(logits, 3) gives torch.topk's indices.
 Exits 1 when any check fails.
 """
 import argparse
+import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -45,23 +51,29 @@ def main():
         tok = np.load(os.path.join(out, "tok.npy"))              # (B, T)
         top3 = np.load(os.path.join(out, "top3.npy"))            # (B, T, 3)
     prompt = np.load(os.path.join(CHECKPOINT, "prompt.npy"))     # (B, P)
+    with open(os.path.join(CHECKPOINT, "config.json")) as f:
+        eos = json.load(f)["eos_token_id"]
+    with open(PROGRAM) as f:
+        most = int(re.search(r"\bT = (\d+)", f.read()).group(1))  # the program's most positions
 
     torch.manual_seed(0)
     model = LlamaForCausalLM.from_pretrained(CHECKPOINT, torch_dtype=torch.float32)
     model.eval()
     with torch.no_grad():
         theirs = model(torch.from_numpy(tok)).logits.numpy()   # (B, T, V)
-        generated = model.generate(torch.from_numpy(prompt), max_new_tokens=tok.shape[1] - prompt.shape[1],
-                                   min_new_tokens=tok.shape[1] - prompt.shape[1], do_sample=False,
-                                   pad_token_id=0).numpy()
+        ids = torch.from_numpy(prompt)  # no padding in the prompts: every position attends
+        generated = model.generate(ids, attention_mask=torch.ones_like(ids), max_length=most, do_sample=False,
+                                   eos_token_id=eos, pad_token_id=eos).numpy()
 
     failures = 0
     error = float(np.abs(ours - theirs).max())
     print(f"logits {ours.shape}: largest absolute difference {error:.3g} (largest |logit| "
           f"{np.abs(theirs).max():.3g}); tolerance {TOLERANCE}")
     failures += error > TOLERANCE
-    greedy = theirs[:, :-1].argmax(-1)
     P = prompt.shape[1]
+    greedy = theirs[:, :-1].argmax(-1)
+    finished = np.logical_or.accumulate(tok[:, P:] == eos, axis=1)  # after its first EOS, EOS
+    greedy[:, P:] = np.where(finished[:, :-1], eos, greedy[:, P:])
     if not np.array_equal(greedy[:, P - 1:], tok[:, P:]):
         print("the generated ids are not the argmax of transformers' logits:", tok.tolist(), greedy.tolist())
         failures += 1
@@ -71,7 +83,8 @@ def main():
     if not np.array_equal(generated, tok):
         print("transformers' generate() gives", generated.tolist(), "and ours", tok.tolist())
         failures += 1
-    print("generated ids (ours and generate()):", tok.tolist())
+    print(f"generated ids (ours and generate(), EOS {eos}, {tok.shape[1]} of at most {most} positions):",
+          tok.tolist())
     print("FAIL" if failures else "OK")
     sys.exit(1 if failures else 0)
 
