@@ -1,6 +1,8 @@
 #include "memory/MemoryPrediction.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 namespace tempo {
 
@@ -25,11 +27,16 @@ public:
     }
   }
 
-  MemoryPrediction run(const LoopBody& top) {
-    for (const LoopStmt& s : top) {
+  MemoryPrediction run(const LoopBody& top, const std::vector<LoopStop>& stops) {
+    auto stop = stops.begin();
+    for (size_t k = 0; k < top.size(); ++k) {
+      nextStop_ = stop == stops.end() ? nullptr : &*stop;
       out_.liveBefore.push_back(live_);
       statementPeak_ = live_;
-      walk(s);
+      const bool stopsHere = stop != stops.end() && stop->topStatement == k;
+      if (stopsHere) lastValue_ = stop->lastValue;
+      walk(top[k]);
+      if (stopsHere) env_ = (stop++)->boundsAfter, lastValue_.reset();
       out_.peakDuring.push_back(std::max(statementPeak_, live_));
     }
     return std::move(out_);
@@ -46,6 +53,8 @@ private:
   std::map<int, int64_t> held_, swapped_;
   std::map<const ForStmt*, bool> hasMemory_;  ///< whether a loop's body holds a memory statement
   int64_t live_ = 0, swappedTotal_ = 0, statementPeak_ = 0, elementPeak_ = 0;
+  std::optional<int64_t> lastValue_;  ///< a stopping top-level loop's last value (LoopStop)
+  const LoopStop* nextStop_ = nullptr;  ///< the next top-level loop that stops, at or after this statement
 
   /// The bytes counted twice through a shared read: of the holder's share of
   /// points that read the producer, the repeats of one producer value, and of
@@ -104,7 +113,8 @@ private:
       if (!it->second) return;
       int64_t lo = f->lower.evaluate(env_), hi = f->upper.evaluate(env_);
       if (f->step > 0) {
-        for (int64_t v = lo; v < hi; v += f->step) env_[f->var] = v, walk(f->body);
+        const std::optional<int64_t> last = std::exchange(lastValue_, std::nullopt);  // the top loop's alone
+        for (int64_t v = lo; v < hi && !(last && v > *last); v += f->step) env_[f->var] = v, walk(f->body);
       } else {
         for (int64_t v = hi - 1; v >= lo; v += f->step) env_[f->var] = v, walk(f->body);
       }
@@ -113,6 +123,11 @@ private:
       walk(i->condition.holds(env_) ? i->thenBody : i->elseBody);
     } else if (const auto* a = s.as<AllocStmt>()) {
       int64_t bytes = a->bytes.evaluate(env_);  // an Alloc of a live store replaces it
+      if (nextStop_ && nextStop_->partlyWritten.count(a->node)) {  // it will hold the steps run only
+        SymbolEnv asRun = env_;
+        for (const auto& [name, value] : nextStop_->boundsAfter) asRun[name] = value;
+        bytes = std::min(bytes, a->bytes.evaluate(asRun));
+      }
       out_.allocated[a->node] = bytes;
       setHeld(a->node, bytes);
       record(a->recompute ? MemoryEvent::Kind::Recompute : MemoryEvent::Kind::Alloc, a->node);
@@ -143,8 +158,8 @@ private:
 
 MemoryPrediction predictMemory(const LoopProgram& program, const SymbolEnv& bounds,
                                const std::vector<SharedBuffer>& shared, MemoryTimeline* timeline,
-                               const LoopBody* focus) {
-  return Walker(bounds, shared, timeline, focus).run(program.body);
+                               const LoopBody* focus, const std::vector<LoopStop>& stops) {
+  return Walker(bounds, shared, timeline, focus).run(program.body, stops);
 }
 
 }  // namespace tempo

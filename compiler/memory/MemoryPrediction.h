@@ -12,7 +12,10 @@
 // quantity from what the stores really hold. Two stores holding one buffer
 // (BufferSharing: a merge and the branch it takes, a reshape and its input)
 // count it once: the walk subtracts the bytes both hold from their sum. With a timeline the
-// walk appends one event per memory statement, as the executor does.
+// walk appends one event per memory statement, as the executor does. A run whose until loop
+// stopped (docs/language.md, 4.14) is walked as it ran: that top-level loop up to the step
+// where it stopped, at the bounds given, and every later statement at the bounds it was
+// rebound to (LoopStop).
 #pragma once
 
 #include "memory/BufferSharing.h"
@@ -21,6 +24,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace tempo {
@@ -35,13 +39,26 @@ struct MemoryPrediction {
   std::vector<int64_t> focusPeakDuring;
 };
 
+/// A top-level loop a run left early: the walk runs it up to `lastValue` of its variable (it
+/// runs forwards), then takes `boundsAfter` for every later statement. The stores of
+/// `partlyWritten` (the nodes the loop computes) held only the steps run: allocated before
+/// the stop, they are charged at `boundsAfter` (a whole-array source's array is not among them:
+/// it is built at the bounds given).
+struct LoopStop {
+  size_t topStatement = 0;
+  int64_t lastValue = 0;
+  SymbolEnv boundsAfter;
+  std::set<int> partlyWritten;
+};
+
 /// Walks `program` at `bounds` (bound values; loop variables are set by the
 /// walk). Throws std::out_of_range when a size names a symbol without a value.
 /// `shared`: the reads through which one store holds another's buffers (sharedBuffers(graph, bounds)).
 /// `focus`: a loop body of `program` whose elements' peaks are recorded too (focusPeakDuring; empty
 /// when the walk skips it, i.e. it holds no memory statement and its live bytes do not change).
+/// `stops`: the top-level loops the run left early, in program order.
 MemoryPrediction predictMemory(const LoopProgram& program, const SymbolEnv& bounds,
                                const std::vector<SharedBuffer>& shared = {}, MemoryTimeline* timeline = nullptr,
-                               const LoopBody* focus = nullptr);
+                               const LoopBody* focus = nullptr, const std::vector<LoopStop>& stops = {});
 
 }  // namespace tempo

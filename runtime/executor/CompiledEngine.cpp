@@ -10,6 +10,9 @@
 #include "schedule/Scheduler.h"
 #include "symbolic/PointSet.h"
 
+#include <algorithm>
+#include <set>
+
 namespace tempo {
 
 CompiledProgram compileProgram(const Graph& source, const Pipeline& pipeline) {
@@ -101,9 +104,60 @@ SymbolEnv runBounds(const CompiledProgram& program, const SymbolEnv& given) {
   return withDefaultBounds(program.graph, given);
 }
 
+/// `values` with each until dimension's bound set to the steps it ran (`reached`) and the bounds
+/// derived from them computed again: the bounds of the program that ran (docs/language.md, 4.14).
+SymbolEnv boundsAsRun(const CompiledProgram& program, const SymbolEnv& values,
+                      const std::vector<ReachedExtent>& reached) {
+  SymbolEnv given;
+  for (const auto& [name, value] : values)
+    if (!program.graph.isDerivedBound(name)) given[name] = value;
+  for (const ReachedExtent& e : reached) given[e.bound] = e.reached;
+  return runBounds(program, given);
+}
+
+/// Adds to `nodes` every node `s` executes, but whole-array sources (their arrays are whole).
+void addComputedNodes(const Graph& g, const LoopStmt& s, std::set<int>& nodes) {
+  if (const auto* f = s.as<ForStmt>()) {
+    for (const LoopStmt& inner : f->body) addComputedNodes(g, inner, nodes);
+  } else if (const auto* i = s.as<IfStmt>()) {
+    for (const LoopStmt& inner : i->thenBody) addComputedNodes(g, inner, nodes);
+    for (const LoopStmt& inner : i->elseBody) addComputedNodes(g, inner, nodes);
+  } else if (const auto* e = s.as<ExecStmt>()) {
+    if (!isWholeArraySource(g.node(e->node).op)) nodes.insert(e->node);
+  }
+}
+
+/// The top-level loops of `loops` that a run at `values` left early (`reached`: the executor's
+/// report), in program order, each with the bounds every later statement ran at.
+std::vector<LoopStop> loopStops(const CompiledProgram& program, const LoopProgram& loops, const SymbolEnv& values,
+                                const std::vector<ReachedExtent>& reached) {
+  std::vector<std::pair<const UntilLoop*, const ReachedExtent*>> stopped;
+  const std::vector<UntilLoop> plans = planUntilLoops(program.graph, loops);
+  for (const UntilLoop& u : plans)
+    for (const ReachedExtent& e : reached)
+      if (u.topStatement >= 0 && e.dim == u.dim && e.stopped && e.reached < values.at(e.bound))
+        stopped.emplace_back(&u, &e);
+  std::sort(stopped.begin(), stopped.end(),
+            [](const auto& a, const auto& b) { return a.first->topStatement < b.first->topStatement; });
+  std::vector<LoopStop> stops;
+  std::vector<ReachedExtent> before;
+  for (const auto& [u, e] : stopped) {
+    before.push_back(*e);
+    LoopStop stop{static_cast<size_t>(u->topStatement), e->reached - 1 - u->offset,
+                  boundsAsRun(program, values, before), {}};
+    addComputedNodes(program.graph, loops.body.at(stop.topStatement), stop.partlyWritten);
+    stops.push_back(std::move(stop));
+  }
+  return stops;
+}
+
+/// The memory a run of `loops` at `values` holds, predicted; for the run as it went where an
+/// until loop stopped (`reached`), so that the prediction meets it event for event.
 MemoryPrediction predictRun(const CompiledProgram& program, const LoopProgram& loops, const SymbolEnv& values,
-                            const std::vector<WindowRead>& windows, MemoryTimeline* timeline) {
-  return predictMemory(loops, values, sharedBuffers(program.graph, values, windows, &program.stores), timeline);
+                            const std::vector<WindowRead>& windows, MemoryTimeline* timeline,
+                            const std::vector<ReachedExtent>& reached = {}) {
+  return predictMemory(loops, values, sharedBuffers(program.graph, values, windows, &program.stores), timeline,
+                       nullptr, loopStops(program, loops, values, reached));
 }
 
 }  // namespace
@@ -131,7 +185,6 @@ CompiledRunResult runOnce(const CompiledProgram& program, const SymbolEnv& value
       loops = &r.swapPlan->program;
     }
     if (!options.memoryBudget) windows = program.windowReads;  // a budget's pager moves whole stores: slices copy
-    if (options.predictMemory) r.predictedBytes = predictRun(program, *loops, values, windows, &r.predictedTimeline).peakBytes;
   } else {
     plan = wholeStoragePlan(program.graph, values);
     changed = withoutMemoryStatements(program.loops);
@@ -142,7 +195,7 @@ CompiledRunResult runOnce(const CompiledProgram& program, const SymbolEnv& value
                     ExecutorOptions{values, std::move(plan), options.cancel, options.progress, {options.matmul},
                                     options.planStorage ? options.memoryBudget : std::nullopt,
                                     options.generatedKernels ? program.native.get() : nullptr, options.trace,
-                                    std::move(windows), options.sourceArrays, planUntilLoops(program.graph, *loops)});
+                                    windows, options.sourceArrays, planUntilLoops(program.graph, *loops)});
   executor.run();
   r.paging = executor.paging();
   r.outputs = executor.outputs();
@@ -151,6 +204,8 @@ CompiledRunResult runOnce(const CompiledProgram& program, const SymbolEnv& value
   r.nodePeakBytes = executor.memory().nodePeaks();
   r.execStatements = executor.execStatements();
   r.reached = executor.reachedExtents();
+  if (options.planStorage && options.predictMemory)
+    r.predictedBytes = predictRun(program, *loops, values, windows, &r.predictedTimeline, r.reached).peakBytes;
   return r;
 }
 
@@ -196,11 +251,7 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
       r.runs = runs;
       break;
     }
-    SymbolEnv next = given;
-    for (const auto& [name, value] : values)
-      if (!program.graph.isDerivedBound(name)) next[name] = value;
-    next[again->bound] = again->reached;
-    values = runBounds(program, next);
+    values = boundsAsRun(program, values, {*again});
     r = runOnce(program, values, options);
   }
   return r;

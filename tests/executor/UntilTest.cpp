@@ -4,6 +4,7 @@
 // before the stop uses T, runs twice; either way every output equals the reference
 // interpreter's, which equals the same program without `until` run at the steps reached.
 #include "executor/CompiledEngine.h"
+#include "executor/PeakAgreement.h"
 #include "frontend/Frontend.h"
 #include "interp/ReferenceInterpreter.h"
 #include "pass/PassRegistry.h"
@@ -57,7 +58,8 @@ struct StoppedRuns {
 };
 
 /// Runs `g` in both engines (compiled with `pipeline`): the reference stops its one until
-/// dimension, and the engine stops its loop there too, in one run, with the same outputs.
+/// dimension, and the engine stops its loop there too, in one run, with the same outputs and
+/// the memory predicted for the steps run.
 StoppedRuns expectOneRunStopsWhereTheReferenceDoes(const Graph& g, const Pipeline& pipeline) {
   StoppedRuns s;
   ReferenceInterpreter reference(g, InterpreterOptions{});
@@ -78,6 +80,10 @@ StoppedRuns expectOneRunStopsWhereTheReferenceDoes(const Graph& g, const Pipelin
     EXPECT_TRUE(s.run.reached[0].stopped);
   }
   EXPECT_EQ(testing::compareOutputs(s.run.outputs, s.want), "");
+  // The memory is predicted for the run as it went (the loop to its stop, T bound to the steps
+  // run after it): the same memory statements as the run, and its peak (PeakAgreement's rule).
+  EXPECT_EQ(s.run.predictedTimeline.statements(), s.run.measuredTimeline.statements());
+  EXPECT_TRUE(testing::peaksAgree(s.run.stats.peakBytes, s.run.predictedBytes));
   return s;
 }
 
