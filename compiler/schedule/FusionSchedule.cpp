@@ -56,7 +56,6 @@ public:
     isl_union_map_foreach_map(validity, &FusionScheduler::addDependence, this);
     for (const GraphOutput& o : g.outputs)
       if (!o.untilDim.empty()) {
-        hasUntil_ = true;
         untilDims_ |= bit(dimIndex(o.untilDim));
         for (NodeId n : boundDependentNodes(g, g.boundOf(o.untilDim))) extentDependent_.insert(n);
       }
@@ -80,7 +79,7 @@ public:
     std::vector<Item> items;
     std::map<NodeId, size_t> itemOf;
     std::vector<std::vector<NodeId>> components = stronglyConnectedComponents(g_, sorted, edges);
-    if (hasUntil_) components = untilOrder(std::move(components), active, fixed);
+    if (untilDims_) components = untilOrder(std::move(components), active, fixed);
     for (const std::vector<NodeId>& component : components) {
       std::set<NodeId> inComponent(component.begin(), component.end());
       std::vector<size_t> internal, incoming;
@@ -101,7 +100,7 @@ public:
                     kinds.end());
       // With an until dimension, what depends on its bound joins only loops of such values: a loop
       // of values it does not change may run before the stop (untilOrder).
-      if (hasUntil_ && dependsOnExtent(component))
+      if (untilDims_ && dependsOnExtent(component))
         for (size_t at = last; at < items.size(); ++at)
           if (items[at].statement == -1 && !std::any_of(items[at].members.begin(), items[at].members.end(),
                                                         [&](NodeId n) { return extentDependent_.count(n) != 0; }))
@@ -486,8 +485,7 @@ private:
     return islCheck(isl_schedule_insert_partial_schedule(body.release(), partial.release()), ctx_, "inserting a loop");
   }
 
-  bool hasUntil_ = false;  ///< a dimension ends `until` a condition (untilOrder)
-  DimMask untilDims_ = 0;  ///< those dimensions, preferred as loops (dimPreference)
+  DimMask untilDims_ = 0;  ///< the dimensions that end `until` a condition: untilOrder, preferred as loops
   std::set<NodeId> extentDependent_;  ///< then: the nodes whose values change with its bound
   isl_ctx* ctx_;
   const Graph& g_;

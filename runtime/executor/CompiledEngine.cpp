@@ -104,17 +104,6 @@ SymbolEnv runBounds(const CompiledProgram& program, const SymbolEnv& given) {
   return withDefaultBounds(program.graph, given);
 }
 
-/// `values` with each until dimension's bound set to the steps it ran (`reached`) and the bounds
-/// derived from them computed again: the bounds of the program that ran (docs/language.md, 4.14).
-SymbolEnv boundsAsRun(const CompiledProgram& program, const SymbolEnv& values,
-                      const std::vector<ReachedExtent>& reached) {
-  SymbolEnv given;
-  for (const auto& [name, value] : values)
-    if (!program.graph.isDerivedBound(name)) given[name] = value;
-  for (const ReachedExtent& e : reached) given[e.bound] = e.reached;
-  return runBounds(program, given);
-}
-
 /// Adds to `nodes` every node `s` executes, but whole-array sources (their arrays are whole).
 void addComputedNodes(const Graph& g, const LoopStmt& s, std::set<int>& nodes) {
   if (const auto* f = s.as<ForStmt>()) {
@@ -127,12 +116,11 @@ void addComputedNodes(const Graph& g, const LoopStmt& s, std::set<int>& nodes) {
   }
 }
 
-/// The top-level loops of `loops` that a run at `values` left early (`reached`: the executor's
-/// report), in program order, each with the bounds every later statement ran at.
+/// The top-level loops of `loops` (planned as `plans`) that a run at `values` left early
+/// (`reached`: the executor's report), in program order, each with the bounds every later statement ran at.
 std::vector<LoopStop> loopStops(const CompiledProgram& program, const LoopProgram& loops, const SymbolEnv& values,
-                                const std::vector<ReachedExtent>& reached) {
+                                const std::vector<UntilLoop>& plans, const std::vector<ReachedExtent>& reached) {
   std::vector<std::pair<const UntilLoop*, const ReachedExtent*>> stopped;
-  const std::vector<UntilLoop> plans = planUntilLoops(program.graph, loops);
   for (const UntilLoop& u : plans)
     for (const ReachedExtent& e : reached)
       if (u.topStatement >= 0 && e.dim == u.dim && e.stopped && e.reached < values.at(e.bound))
@@ -144,7 +132,7 @@ std::vector<LoopStop> loopStops(const CompiledProgram& program, const LoopProgra
   for (const auto& [u, e] : stopped) {
     before.push_back(*e);
     LoopStop stop{static_cast<size_t>(u->topStatement), e->reached - 1 - u->offset,
-                  boundsAsRun(program, values, before), {}};
+                  boundsAsRun(program.graph, values, before), {}};
     addComputedNodes(program.graph, loops.body.at(stop.topStatement), stop.partlyWritten);
     stops.push_back(std::move(stop));
   }
@@ -152,12 +140,12 @@ std::vector<LoopStop> loopStops(const CompiledProgram& program, const LoopProgra
 }
 
 /// The memory a run of `loops` at `values` holds, predicted; for the run as it went where an
-/// until loop stopped (`reached`), so that the prediction meets it event for event.
+/// until loop of `untils` stopped (`reached`), so that the prediction meets it event for event.
 MemoryPrediction predictRun(const CompiledProgram& program, const LoopProgram& loops, const SymbolEnv& values,
                             const std::vector<WindowRead>& windows, MemoryTimeline* timeline,
-                            const std::vector<ReachedExtent>& reached = {}) {
+                            const std::vector<UntilLoop>& untils = {}, const std::vector<ReachedExtent>& reached = {}) {
   return predictMemory(loops, values, sharedBuffers(program.graph, values, windows, &program.stores), timeline,
-                       nullptr, loopStops(program, loops, values, reached));
+                       nullptr, loopStops(program, loops, values, untils, reached));
 }
 
 }  // namespace
@@ -191,11 +179,12 @@ CompiledRunResult runOnce(const CompiledProgram& program, const SymbolEnv& value
     loops = &changed;
     r.predictedBytes = predictedTotalBytes(plan);
   }
+  const std::vector<UntilLoop> untils = planUntilLoops(program.graph, *loops);
   Executor executor(program.graph, *loops,
                     ExecutorOptions{values, std::move(plan), options.cancel, options.progress, {options.matmul},
                                     options.planStorage ? options.memoryBudget : std::nullopt,
                                     options.generatedKernels ? program.native.get() : nullptr, options.trace,
-                                    windows, options.sourceArrays, planUntilLoops(program.graph, *loops)});
+                                    windows, options.sourceArrays, untils});
   executor.run();
   r.paging = executor.paging();
   r.outputs = executor.outputs();
@@ -205,7 +194,7 @@ CompiledRunResult runOnce(const CompiledProgram& program, const SymbolEnv& value
   r.execStatements = executor.execStatements();
   r.reached = executor.reachedExtents();
   if (options.planStorage && options.predictMemory)
-    r.predictedBytes = predictRun(program, *loops, values, windows, &r.predictedTimeline, r.reached).peakBytes;
+    r.predictedBytes = predictRun(program, *loops, values, windows, &r.predictedTimeline, untils, r.reached).peakBytes;
   return r;
 }
 
@@ -251,7 +240,7 @@ CompiledRunResult runCompiled(const CompiledProgram& program, const SymbolEnv& g
       r.runs = runs;
       break;
     }
-    values = boundsAsRun(program, values, {*again});
+    values = boundsAsRun(program.graph, values, {*again});
     r = runOnce(program, values, options);
   }
   return r;

@@ -393,10 +393,7 @@ bool Executor::stopsAfter(const UntilLoop& u, int64_t v) {
     if (!value || !holdsEverywhere(*value)) return false;
   } while (nextPointInBox(p, lo, hi));
   reached_.push_back(ReachedExtent{u.dim, u.bound, givenBounds_.at(u.bound), step + 1, true});
-  SymbolEnv bounds = bounds_;
-  for (const auto& [name, expr] : graph_.derivedBounds) bounds.erase(name);
-  bounds[u.bound] = step + 1;
-  bounds_ = graph_.withDerivedBounds(std::move(bounds));
+  bounds_ = boundsAsRun(graph_, bounds_, {reached_.back()});
   for (const auto& [name, value] : bounds_) loopSlots_[loopLayout_.find(name)] = value;
   for (auto& p : programs_)
     if (p) p->rebind(bounds_);

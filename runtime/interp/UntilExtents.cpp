@@ -14,6 +14,14 @@ std::string ReachedExtent::str(const std::string& condition) const {
   return dim + ": ran all " + std::to_string(maximum) + " steps (" + condition + " never held everywhere)";
 }
 
+SymbolEnv boundsAsRun(const Graph& g, const SymbolEnv& bounds, const std::vector<ReachedExtent>& reached) {
+  SymbolEnv given;
+  for (const auto& [name, value] : bounds)
+    if (!g.isDerivedBound(name)) given[name] = value;
+  for (const ReachedExtent& e : reached) given[e.bound] = e.reached;
+  return g.withDerivedBounds(std::move(given));
+}
+
 std::vector<std::string> reachedLines(const Graph& g, const std::vector<ReachedExtent>& reached) {
   std::vector<std::string> lines;
   for (const ReachedExtent& e : reached)

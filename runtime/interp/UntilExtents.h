@@ -34,6 +34,11 @@ struct ReachedExtent {
 /// `reached`'s lines as `tempo run` and the studio print them, each naming its condition in `g`.
 std::vector<std::string> reachedLines(const Graph& g, const std::vector<ReachedExtent>& reached);
 
+/// `bounds` (every bound of `g` given) with each until dimension's bound set to the steps it ran
+/// (`reached`) and the bounds derived from them computed again: the bounds of the program that
+/// ran (language.md, 4.14).
+SymbolEnv boundsAsRun(const Graph& g, const SymbolEnv& bounds, const std::vector<ReachedExtent>& reached);
+
 /// The graph's until outputs, in output order.
 std::vector<const GraphOutput*> untilOutputs(const Graph& g);
 

@@ -22,7 +22,6 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
-#include <map>
 #include <set>
 
 namespace tempo {
@@ -51,20 +50,6 @@ std::vector<SymbolEnv> boundSets(const Graph& g) {
   return sets;
 }
 
-/// `bounds` with each until dimension's bound set to the steps `reached` there (and the bounds
-/// derived from it computed again): the program the reference interpreter evaluated.
-SymbolEnv atReachedExtents(const Graph& g, const SymbolEnv& bounds, const std::vector<ReachedExtent>& reached) {
-  if (reached.empty()) return bounds;
-  std::map<std::string, int64_t> given;
-  for (const auto& [name, value] : bounds)
-    if (!g.isDerivedBound(name)) given[name] = value;
-  for (const ReachedExtent& e : reached) given[e.bound] = e.reached;
-  std::string error;
-  auto resolved = resolveBounds(g, given, error);
-  EXPECT_TRUE(resolved) << error;
-  return resolved ? *resolved : bounds;
-}
-
 std::string boundsString(const SymbolEnv& b) {
   std::string s;
   for (const auto& [k, v] : b) s += (s.empty() ? "" : ",") + k + "=" + std::to_string(v);
@@ -85,7 +70,7 @@ TEST_P(ExamplesDifferential, CompiledMatchesReference) {
     ReferenceInterpreter ref(g, {given});
     auto expected = ref.evaluateOutputs();
     // An until dimension: the executors run the program at the steps the reference reached.
-    const SymbolEnv bounds = atReachedExtents(g, given, ref.reachedExtents());
+    const SymbolEnv bounds = boundsAsRun(g, given, ref.reachedExtents());
 
     cpu::KernelOptions f64{cpu::MatmulAccumulation::F64};
     Executor whole(g, program, {bounds, std::nullopt, nullptr, nullptr, f64});
