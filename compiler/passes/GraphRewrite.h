@@ -41,8 +41,11 @@ std::map<NodeId, int> sequentialDirections(const Graph& g, const std::string& di
 /// The order in which the values of `x` along `dim` come to exist: its own
 /// recurrence's direction, or else that of the values it reads at its own
 /// coordinate of `dim`, followed back (a weight gradient's product at step t,
-/// fed by the backward recurrence at t); 0 when those disagree. nullopt when
-/// no recurrence feeds it step by step: its values can be made all at once.
+/// fed by the backward recurrence at t). When both a forward and a backward
+/// recurrence feed it, the order of the one that reads the other's values (it
+/// runs after it: REINFORCE's returns read the rewards of the forward pass); 0
+/// when neither or both do, or a feeding recurrence has no single direction.
+/// nullopt when no recurrence feeds it step by step: its values can be made all at once.
 std::optional<int> stepwiseOrder(const Graph& g, NodeId x, const std::string& dim);
 
 /// Calls `rewrite` on every node, again and again until no call returns true (a node a
