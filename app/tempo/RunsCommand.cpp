@@ -105,8 +105,9 @@ int showRun(RunStore& store, const RunsOptions& o, std::ostream& out, std::ostre
     np.node = n.node, np.label = n.label, np.kernel = n.kernel;
     np.loc = SourceRange{{n.line, n.col}, {n.endLine, n.endCol}};
     np.calls = n.calls, np.totalNs = n.totalNs, np.minNs = n.minNs, np.maxNs = n.maxNs;
-    np.generatedCalls = n.generatedCalls, np.bytes = n.bytes;
+    np.generatedCalls = n.generatedCalls, np.bytes = n.bytes, np.kernelNs = n.kernelNs;
     p.statementNs += n.totalNs;
+    p.kernelNs += n.kernelNs;
     p.nodes.push_back(np);
   }
   for (const StoredLine& l : store.lines(r->id)) p.lines.push_back({l.line, l.calls, l.totalNs, l.bytes});

@@ -8,6 +8,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -57,6 +58,9 @@ public:
     const char* names[] = {"out", "inputs", "dims", "begin", "end"};
     for (unsigned i = 0; i < 5; ++i) f->getArg(i)->setName(names[i]);
     b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", f));
+    const int32_t index = functions_++;
+    llvm::Value* hook = b_.CreateLoad(ptr, hookSlot(), "hook");
+    callHook(f, hook, index, 0);
 
     const size_t rank = k.shape.size();
     std::vector<llvm::Value*> dims;
@@ -103,10 +107,32 @@ public:
       });
     };
     nest(0);
+    callHook(f, hook, index, 1);
     b_.CreateRetVoid();
   }
 
 private:
+  /// The module's `tempo_kernel_hook` (made at the first use).
+  llvm::GlobalVariable* hookSlot() {
+    if (!hookSlot_)
+      hookSlot_ = new llvm::GlobalVariable(m_, b_.getPtrTy(), false, llvm::GlobalValue::ExternalLinkage,
+                                           llvm::ConstantPointerNull::get(b_.getPtrTy()), kKernelHookSymbol);
+    return hookSlot_;
+  }
+
+  /// `if (hook) hook(index, phase, begin);`, the call on a cold path of its own.
+  void callHook(llvm::Function* f, llvm::Value* hook, int32_t index, int32_t phase) {
+    auto* on = llvm::BasicBlock::Create(ctx_, phase == 0 ? "hook.enter" : "hook.exit", f);
+    auto* after = llvm::BasicBlock::Create(ctx_, phase == 0 ? "body" : "return", f);
+    llvm::MDBuilder weights(ctx_);
+    b_.CreateCondBr(b_.CreateIsNotNull(hook), on, after, weights.createBranchWeights(1, 1 << 20));
+    b_.SetInsertPoint(on);
+    auto* type = llvm::FunctionType::get(b_.getVoidTy(), {b_.getInt32Ty(), b_.getInt32Ty(), b_.getInt64Ty()}, false);
+    b_.CreateCall(type, hook, {b_.getInt32(index), b_.getInt32(phase), f->getArg(3)});
+    b_.CreateBr(after);
+    b_.SetInsertPoint(after);
+  }
+
   llvm::Type* typeOf(DType d) {
     switch (d) {
       case DType::F32: return b_.getFloatTy();
@@ -412,6 +438,8 @@ private:
   llvm::LLVMContext& ctx_;
   llvm::Module& m_;
   llvm::IRBuilder<> b_;
+  llvm::GlobalVariable* hookSlot_ = nullptr;
+  int32_t functions_ = 0;  ///< emitted so far: the next function's index
 };
 
 }  // namespace

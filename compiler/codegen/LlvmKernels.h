@@ -14,7 +14,12 @@
 // cos and pow through libm in double, NaN-propagating maximum/minimum, no
 // fast-math flags, so results equal the library kernels bit for bit.
 // `llvmLowersStep` says which (op, dtype) pairs have a lowering; kernel
-// formation asks it before calling a kernel generated. The module type is
+// formation asks it before calling a kernel generated. For the profiler, the
+// module defines a pointer `tempo_kernel_hook` (kKernelHookSymbol, null unless a
+// trace sets it): every function calls it at its entry and its exit, with its
+// index in the module, the phase (0 enter, 1 exit) and `begin`, when it is not
+// null, so a call costs a load and a branch while no one listens (NativeModule
+// sets it, runtime/trace/KernelTimer listens). The module type is
 // opaque here so that callers need no LLVM headers (LlvmModule.h has it).
 #pragma once
 
@@ -22,6 +27,7 @@
 #include "ops/Op.h"
 #include "types/DType.h"
 
+#include <cstdint>
 #include <memory>
 
 namespace tempo {
@@ -34,6 +40,11 @@ struct LlvmModuleDeleter {
   void operator()(LlvmModule* m) const;
 };
 using LlvmModulePtr = std::unique_ptr<LlvmModule, LlvmModuleDeleter>;
+
+/// The hook every generated function calls at entry (phase 0) and exit (phase 1) when set.
+using KernelHookFn = void (*)(int32_t function, int32_t phase, int64_t begin);
+/// The name of the module's global holding the hook (a KernelHookFn, null when off).
+inline constexpr const char* kKernelHookSymbol = "tempo_kernel_hook";
 
 /// Changes whenever this emitter is rebuilt (its build time): part of KernelCache's keys.
 const char* llvmKernelsBuildId();

@@ -192,6 +192,8 @@ std::shared_ptr<const NativeModule> NativeModule::compile(const KernelProgram& k
   }
   out->optimiseSeconds_ = std::chrono::duration<double>(optimised - start).count();
   out->library_ = library;
+  out->hookSlot_ = static_cast<KernelHookFn*>(library->symbol(kKernelHookSymbol));
+  if (!out->hookSlot_) throw std::runtime_error(std::string("the kernels' library has no ") + kKernelHookSymbol);
   std::map<std::string, NativeKernelFn> addresses;
   for (const Kernel& k : kernels.kernels) {
     if (k.kind != KernelKind::Generated) continue;
@@ -212,6 +214,31 @@ std::shared_ptr<const NativeModule> NativeModule::compile(const KernelProgram& k
   }
   out->machineCodeSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - optimised).count();
   return out;
+}
+
+namespace {
+
+/// Holders per hook slot: two modules loaded from one cached library share its slot.
+std::mutex hookMutex;
+std::map<KernelHookFn*, int> hookHolders;
+
+}  // namespace
+
+void NativeModule::holdHook(KernelHookFn hook) const {
+  if (!hookSlot_) return;
+  std::lock_guard<std::mutex> lock(hookMutex);
+  if (hookHolders[hookSlot_]++ == 0) *hookSlot_ = hook;
+}
+
+void NativeModule::releaseHook() const {
+  if (!hookSlot_) return;
+  std::lock_guard<std::mutex> lock(hookMutex);
+  auto it = hookHolders.find(hookSlot_);
+  if (it == hookHolders.end()) return;
+  if (--it->second == 0) {
+    *hookSlot_ = nullptr;
+    hookHolders.erase(it);
+  }
 }
 
 const NativeKernel* NativeModule::forNode(NodeId node) const {

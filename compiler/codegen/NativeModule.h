@@ -19,6 +19,7 @@
 // for), touching no LLVM code. The header needs no LLVM headers.
 #pragma once
 
+#include "codegen/LlvmKernels.h"
 #include "kernels/Kernel.h"
 
 #include <filesystem>
@@ -79,10 +80,16 @@ public:
   double machineCodeSeconds() const { return machineCodeSeconds_; }  ///< object code (+ assembly when kept), link, load
   /// True when the library came from the KernelCache (no IR was emitted or optimised, nothing linked).
   bool fromCache() const { return fromCache_; }
+  /// Makes every generated kernel call `hook` at its entry and exit (LlvmKernels.h) until as many
+  /// releaseHook() calls as holdHook() calls; every holder passes the same hook. Without a holder
+  /// the kernels only test the hook's slot (a load and a branch per call).
+  void holdHook(KernelHookFn hook) const;
+  void releaseHook() const;
 
 private:
   NativeModule();
   std::shared_ptr<const SharedLibrary> library_;
+  KernelHookFn* hookSlot_ = nullptr;  ///< the library's `tempo_kernel_hook` (null: no library)
   std::vector<NativeKernel> kernels_;  ///< in node order
   std::string ir_, assembly_, cpu_;
   size_t functions_ = 0;

@@ -1,6 +1,7 @@
 #include "executor/Executor.h"
 
 #include "init/SourceArray.h"
+#include "trace/KernelTimer.h"
 
 #include <algorithm>
 #include <chrono>
@@ -257,8 +258,11 @@ void Executor::run() {
   stats_ = ExecStats{};
   nativeCalls_ = 0;
   if (trace_) trace_->begin();
+  std::optional<KernelTimer> kernelTimer;  // the generated kernels' time inside each traced statement
+  if (trace_ && native_) kernelTimer.emplace(*native_, *trace_);
   auto start = std::chrono::steady_clock::now();
   execute(body_);
+  kernelTimer.reset();
   if (pager_) pager_->bringInOutputs();
   if (trace_) trace_->end();
   stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

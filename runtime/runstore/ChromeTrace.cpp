@@ -106,6 +106,10 @@ void writeChromeTrace(RunStore& store, int64_t runId, std::ostream& out) {
     w.write({{"ph", "X"}, {"cat", s.generated ? "generated" : "statement"},
              {"name", n ? n->label : "%" + std::to_string(s.node)}, {"pid", 1}, {"tid", 1}, {"args", args}},
             s.startNs, s.durationNs);
+    if (s.kernelNs > 0)  // inside it, the generated kernel's own time (nested: within the statement's slice)
+      w.write({{"ph", "X"}, {"cat", "kernel"}, {"name", n && !n->kernel.empty() ? n->kernel.substr(0, n->kernel.find(' ')) : "generated code"},
+               {"pid", 1}, {"tid", 1}, {"args", {{"node", s.node}, {"statement", s.statement}}}},
+              s.kernelStartNs, s.kernelNs);
   }
   // A value written by one span and read by another: a flow from the producer's slice to the consumer's.
   int64_t flowId = 0;

@@ -38,6 +38,7 @@ struct StoredNode {
   std::string dims;      ///< the node's domain, `b, t`
   int line = 0, col = 0, endLine = 0, endCol = 0;
   int64_t calls = 0, totalNs = 0, minNs = 0, maxNs = 0, generatedCalls = 0, bytes = 0, peakBytes = 0;
+  int64_t kernelNs = 0;  ///< of totalNs, inside generated code
 };
 
 struct StoredLine {
@@ -51,6 +52,7 @@ struct StoredSpan {
   int32_t statement = -1, node = -1, thread = 0;
   int32_t c0 = 0, c1 = 0, c2 = 0;
   bool generated = false;
+  int64_t kernelStartNs = 0, kernelNs = 0;  ///< the part inside generated code (TraceSpan's)
 };
 
 struct StoredMemoryEvent {

@@ -118,7 +118,7 @@ RunRecord recordRun(const CompiledProgram& program, const SymbolEnv& bounds, con
     n.kernel = p.kernel;
     n.line = p.loc.begin.line, n.col = p.loc.begin.col, n.endLine = p.loc.end.line, n.endCol = p.loc.end.col;
     n.calls = p.calls, n.totalNs = p.totalNs, n.minNs = p.minNs, n.maxNs = p.maxNs;
-    n.generatedCalls = p.generatedCalls, n.bytes = p.bytes;
+    n.generatedCalls = p.generatedCalls, n.bytes = p.bytes, n.kernelNs = p.kernelNs;
     if (g.hasNode(p.node)) {
       const Node& node = g.node(p.node);
       n.op = std::string(opName(node.op));
@@ -135,7 +135,8 @@ RunRecord recordRun(const CompiledProgram& program, const SymbolEnv& bounds, con
     r.lines.push_back({l.line, sourceLineText(source, l.line), l.calls, l.totalNs, l.bytes});
   r.spans.reserve(trace.spans().size());
   for (const TraceSpan& s : trace.spans())
-    r.spans.push_back({s.startNs, s.durationNs, s.statement, s.node, 0, s.coords[0], s.coords[1], s.coords[2], s.generated});
+    r.spans.push_back({s.startNs, s.durationNs, s.statement, s.node, 0, s.coords[0], s.coords[1], s.coords[2], s.generated,
+                       s.kernelStartNs, s.kernelNs});
   const auto& measured = result.measuredTimeline.events();
   const auto& predicted = result.predictedTimeline.events();
   const int64_t firstPage = result.measuredTimeline.firstPageStatement();

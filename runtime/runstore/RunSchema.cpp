@@ -142,6 +142,12 @@ CREATE INDEX flows_by_producer ON flows (run_id, producer_start_ns);
 CREATE INDEX flows_by_consumer ON flows (run_id, consumer_start_ns);
 ALTER TABLE runs ADD COLUMN flows_truncated INTEGER NOT NULL DEFAULT 0;
 )sql",
+      // 3 -> 4: the time inside generated code (the kernels' hook), per node and per span.
+      R"sql(
+ALTER TABLE run_nodes ADD COLUMN kernel_ns INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE spans ADD COLUMN kernel_start_ns INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE spans ADD COLUMN kernel_ns INTEGER NOT NULL DEFAULT 0;
+)sql",
   };
   return steps;
 }

@@ -12,7 +12,7 @@
 
 namespace tempo {
 
-inline constexpr int kRunStoreSchemaVersion = 3;
+inline constexpr int kRunStoreSchemaVersion = 4;
 
 /// Brings `db` to kRunStoreSchemaVersion (WAL mode, foreign keys on). Throws RunStoreError.
 void migrateRunStore(SqliteDb& db);

@@ -94,24 +94,24 @@ void RunStore::finishRun(int64_t id, const RunRecord& r) {
   SqliteTransaction tx(db_);
   SqliteStatement node = db_.prepare(
       "INSERT INTO run_nodes (run_id, node, label, op, match_key, kernel, dims, line, col, end_line, end_col, calls, "
-      "total_ns, min_ns, max_ns, generated_calls, bytes, peak_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-      "?, ?, ?)");
+      "total_ns, min_ns, max_ns, generated_calls, bytes, peak_bytes, kernel_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+      "?, ?, ?, ?, ?, ?, ?, ?)");
   for (const StoredNode& n : r.nodes)
     node.bind(1, id).bind(2, int64_t{n.node}).bind(3, n.label).bind(4, n.op).bind(5, n.matchKey).bind(6, n.kernel)
         .bind(7, n.dims).bind(8, int64_t{n.line}).bind(9, int64_t{n.col}).bind(10, int64_t{n.endLine})
         .bind(11, int64_t{n.endCol}).bind(12, n.calls).bind(13, n.totalNs).bind(14, n.minNs).bind(15, n.maxNs)
-        .bind(16, n.generatedCalls).bind(17, n.bytes).bind(18, n.peakBytes).run();
+        .bind(16, n.generatedCalls).bind(17, n.bytes).bind(18, n.peakBytes).bind(19, n.kernelNs).run();
   SqliteStatement line =
       db_.prepare("INSERT INTO run_lines (run_id, line, text, calls, total_ns, bytes) VALUES (?, ?, ?, ?, ?, ?)");
   for (const StoredLine& l : r.lines)
     line.bind(1, id).bind(2, int64_t{l.line}).bind(3, l.text).bind(4, l.calls).bind(5, l.totalNs).bind(6, l.bytes).run();
   SqliteStatement span = db_.prepare(
-      "INSERT INTO spans (run_id, start_ns, duration_ns, statement, node, thread, c0, c1, c2, generated) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "INSERT INTO spans (run_id, start_ns, duration_ns, statement, node, thread, c0, c1, c2, generated, "
+      "kernel_start_ns, kernel_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   for (const StoredSpan& s : r.spans)
     span.bind(1, id).bind(2, s.startNs).bind(3, s.durationNs).bind(4, int64_t{s.statement}).bind(5, int64_t{s.node})
         .bind(6, int64_t{s.thread}).bind(7, int64_t{s.c0}).bind(8, int64_t{s.c1}).bind(9, int64_t{s.c2})
-        .bind(10, int64_t{s.generated}).run();
+        .bind(10, int64_t{s.generated}).bind(11, s.kernelStartNs).bind(12, s.kernelNs).run();
   SqliteStatement event = db_.prepare(
       "INSERT INTO memory_events (run_id, seq, kind, node, statement, count, time_ns, live, peak, predicted_live) "
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -221,7 +221,7 @@ std::optional<StoredRun> RunStore::run(int64_t id) {
 std::vector<StoredNode> RunStore::nodes(int64_t id) {
   SqliteStatement s = db_.prepare(
       "SELECT node, label, op, match_key, kernel, dims, line, col, end_line, end_col, calls, total_ns, min_ns, max_ns, "
-      "generated_calls, bytes, peak_bytes FROM run_nodes WHERE run_id = ? ORDER BY total_ns DESC, node");
+      "generated_calls, bytes, peak_bytes, kernel_ns FROM run_nodes WHERE run_id = ? ORDER BY total_ns DESC, node");
   s.bind(1, id);
   std::vector<StoredNode> out;
   while (s.step()) {
@@ -243,6 +243,7 @@ std::vector<StoredNode> RunStore::nodes(int64_t id) {
     n.generatedCalls = s.columnInt(14);
     n.bytes = s.columnInt(15);
     n.peakBytes = s.columnInt(16);
+    n.kernelNs = s.columnInt(17);
     out.push_back(std::move(n));
   }
   return out;
@@ -258,7 +259,9 @@ std::vector<StoredLine> RunStore::lines(int64_t id) {
   return out;
 }
 
-const char* RunStore::spanColumns() { return "start_ns, duration_ns, statement, node, thread, c0, c1, c2, generated"; }
+const char* RunStore::spanColumns() {
+  return "start_ns, duration_ns, statement, node, thread, c0, c1, c2, generated, kernel_start_ns, kernel_ns";
+}
 
 StoredSpan RunStore::readSpanRow(const SqliteStatement& s) {
   StoredSpan span;
@@ -271,6 +274,8 @@ StoredSpan RunStore::readSpanRow(const SqliteStatement& s) {
   span.c1 = static_cast<int32_t>(s.columnInt(6));
   span.c2 = static_cast<int32_t>(s.columnInt(7));
   span.generated = s.columnInt(8) != 0;
+  span.kernelStartNs = s.columnInt(9);
+  span.kernelNs = s.columnInt(10);
   return span;
 }
 

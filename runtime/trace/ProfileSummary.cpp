@@ -81,7 +81,9 @@ ProfileSummary summariseProfile(const Graph& g, const TraceCollector& trace, con
     n.maxNs = std::max(n.maxNs, s.maxNs);
     n.generatedCalls += s.generatedCalls;
     n.bytes += s.bytes;
+    n.kernelNs += s.kernelNs;
     out.statementNs += s.totalNs;
+    out.kernelNs += s.kernelNs;
   }
   std::map<int, LineProfile> lines;
   for (auto& [id, n] : nodes) {
@@ -105,10 +107,13 @@ std::string printProfileSummary(const ProfileSummary& p, const std::string& sour
   s += "run: " + formatDuration(p.runNs) + " wall, " + std::to_string(p.instances) + " statement instances (" +
        percent(p.statementNs, p.runNs) + "% of the time in them)";
   if (p.droppedSpans) s += ", " + std::to_string(p.droppedSpans) + " spans beyond the trace's cap (aggregates exact)";
+  if (p.kernelNs > 0)
+    s += "\n     " + formatDuration(p.kernelNs) + " of them inside generated code (" + percent(p.kernelNs, p.statementNs) +
+         "% of the statements' time; `in code` below)";
   s += "\n\nby node:\n";
   s += cell("time(%)", 8) + cell("total", 11) + cell("calls", 9) + cell("mean", 11) + cell("min", 11) +
-       cell("max", 11) + cell("generated", 10) + cell("bytes", 11) + "  " + cell("node", 30, false) + cell("kernel", 24, false) +
-       "source\n";
+       cell("max", 11) + cell("generated", 10) + cell("in code", 11) + cell("bytes", 11) + "  " + cell("node", 30, false) +
+       cell("kernel", 24, false) + "source\n";
   size_t shown = 0;
   for (const NodeProfile& n : p.nodes) {
     if (shown++ == top) {
@@ -118,7 +123,8 @@ std::string printProfileSummary(const ProfileSummary& p, const std::string& sour
     std::string where = n.loc.valid() ? file + ":" + std::to_string(n.loc.begin.line) + ":" + std::to_string(n.loc.begin.col) : "";
     s += cell(percent(n.totalNs, p.runNs), 8) + cell(formatDuration(n.totalNs), 11) + cell(std::to_string(n.calls), 9) +
          cell(formatDuration(n.calls ? n.totalNs / n.calls : 0), 11) + cell(formatDuration(n.minNs), 11) + cell(formatDuration(n.maxNs), 11) +
-         cell(std::to_string(n.generatedCalls), 10) + cell(formatBytes(n.bytes), 11) + "  " + cell(n.label, 30, false) +
+         cell(std::to_string(n.generatedCalls), 10) + cell(n.kernelNs ? formatDuration(n.kernelNs) : "-", 11) +
+         cell(formatBytes(n.bytes), 11) + "  " + cell(n.label, 30, false) +
          cell(n.kernel, 24, false) + where + "\n";
   }
   const int64_t other = std::max<int64_t>(0, p.runNs - p.statementNs);

@@ -24,6 +24,7 @@ struct NodeProfile {
   std::string kernel;  ///< `k9_matmul library`, or "" without a kernel program
   SourceRange loc;
   int64_t calls = 0, totalNs = 0, minNs = 0, maxNs = 0, generatedCalls = 0, bytes = 0;
+  int64_t kernelNs = 0;  ///< of totalNs, inside generated code (the kernels' hook, KernelTimer.h)
 };
 
 struct LineProfile {
@@ -34,6 +35,7 @@ struct LineProfile {
 struct ProfileSummary {
   int64_t runNs = 0;        ///< the run's wall time
   int64_t statementNs = 0;  ///< the part the exec statements account for
+  int64_t kernelNs = 0;     ///< the part of that inside generated code
   int64_t instances = 0;
   int64_t droppedSpans = 0;
   std::vector<NodeProfile> nodes;  ///< by total time, descending

@@ -14,6 +14,7 @@ void TraceCollector::begin() {
   stepOpen_ = false;
   stride_ = 1;
   dropped_ = runNs_ = instances_ = 0;
+  kernelEnteredNs_ = pendingKernelNs_ = pendingKernelStartNs_ = kernelNs_ = 0;
   origin_ = std::chrono::steady_clock::now();
 }
 
@@ -79,8 +80,11 @@ void TraceCollector::halveSteps() {
 
 void TraceCollector::record(int32_t statement, NodeId node, int64_t startNs, int64_t endNs,
                             const std::vector<int64_t>& point, bool generated, int64_t bytes) {
+  const int64_t inKernel = pendingKernelNs_, kernelStart = pendingKernelStartNs_;
+  pendingKernelNs_ = 0;
   if (statement < 0) return;
   ++instances_;
+  kernelNs_ += inKernel;
   if (static_cast<size_t>(statement) >= byStatement_.size()) byStatement_.resize(statement + 1);
   StatementProfile& s = byStatement_[statement];
   const int64_t d = endNs - startNs;
@@ -91,6 +95,7 @@ void TraceCollector::record(int32_t statement, NodeId node, int64_t startNs, int
   s.maxNs = std::max(s.maxNs, d);
   s.generatedCalls += generated;
   s.bytes += bytes;
+  s.kernelNs += inKernel;
   if (stepOpen_) {  // the statement's entry in the open step, found by its number (O(1) per instance)
     if (static_cast<size_t>(statement) >= openSlot_.size()) openSlot_.resize(static_cast<size_t>(statement) + 1, -1);
     int32_t& slot = openSlot_[static_cast<size_t>(statement)];
@@ -106,7 +111,7 @@ void TraceCollector::record(int32_t statement, NodeId node, int64_t startNs, int
     ++dropped_;
     return;
   }
-  TraceSpan span{startNs, d, statement, node, {}, generated};
+  TraceSpan span{startNs, d, statement, node, {}, generated, inKernel, inKernel > 0 ? kernelStart : 0};
   for (size_t i = 0; i < span.coords.size() && i < point.size(); ++i) span.coords[i] = static_cast<int32_t>(point[i]);
   spans_.push_back(span);
 }

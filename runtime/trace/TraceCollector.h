@@ -36,6 +36,10 @@ struct TraceSpan {
   NodeId node = -1;
   std::array<int32_t, 3> coords{};  ///< the point's first coordinates (0 beyond its rank)
   bool generated = false;           ///< computed by a generated kernel
+  /// Of durationNs, the time inside generated code on the executor's thread (the kernels' hook
+  /// calls, KernelTimer.h: 0 when none ran or no one listened), and where that time began.
+  int64_t kernelNs = 0;
+  int64_t kernelStartNs = 0;
 };
 
 /// All instances of one exec statement.
@@ -48,6 +52,7 @@ struct StatementProfile {
   int64_t maxNs = 0;
   int64_t generatedCalls = 0;
   int64_t bytes = 0;  ///< of the values written
+  int64_t kernelNs = 0;  ///< of totalNs, inside generated code (TraceSpan::kernelNs)
 };
 
 /// One or more consecutive iterations of a top-level loop.
@@ -81,6 +86,16 @@ public:
   }
   void record(int32_t statement, NodeId node, int64_t startNs, int64_t endNs, const std::vector<int64_t>& point,
               bool generated, int64_t bytes);
+  /// Generated code started / stopped running on the executor's thread (KernelTimer): the time
+  /// between goes to the next statement recorded (the one running it).
+  void kernelEnter() { kernelEnteredNs_ = now(); }
+  void kernelExit() {
+    const int64_t t = now();
+    if (pendingKernelNs_ == 0) pendingKernelStartNs_ = kernelEnteredNs_;
+    pendingKernelNs_ += t - kernelEnteredNs_;
+  }
+  /// The time the run spent in generated code (on the executor's thread).
+  int64_t kernelNs() const { return kernelNs_; }
 
   /// An iteration of top-level loop `loop` starts (its variable is `value`); ends the previous one.
   void beginStep(int32_t loop, int64_t value);
@@ -116,6 +131,7 @@ private:
   int64_t dropped_ = 0;
   int64_t runNs_ = 0;
   int64_t instances_ = 0;
+  int64_t kernelEnteredNs_ = 0, pendingKernelNs_ = 0, pendingKernelStartNs_ = 0, kernelNs_ = 0;
 };
 
 }  // namespace tempo

@@ -42,9 +42,10 @@ TEST_P(ProfileEveryExample, RecordsAndExportsATraceThatKeepsPerfettosRules) {
   for (size_t i = 0; i < violations.size() && i < 10; ++i) ADD_FAILURE() << violations[i];
   RunStore store(db);
   nlohmann::json json = nlohmann::json::parse(text);
-  size_t slices = 0, counters = 0, runSlices = 0, steps = 0, flowStarts = 0, flowEnds = 0;
+  size_t slices = 0, counters = 0, runSlices = 0, steps = 0, flowStarts = 0, flowEnds = 0, kernelSlices = 0;
   for (const auto& e : json["traceEvents"]) {
-    if (e["ph"] == "X") ++(e["cat"] == "run" ? runSlices : e["cat"] == "step" ? steps : slices);
+    if (e["ph"] == "X")
+      ++(e["cat"] == "run" ? runSlices : e["cat"] == "step" ? steps : e["cat"] == "kernel" ? kernelSlices : slices);
     if (e["ph"] == "C") ++counters;
     if (e["ph"] == "s") ++flowStarts;
     if (e["ph"] == "f") ++flowEnds;
@@ -55,6 +56,9 @@ TEST_P(ProfileEveryExample, RecordsAndExportsATraceThatKeepsPerfettosRules) {
   EXPECT_EQ(slices, store.spans(1).size());
   EXPECT_EQ(static_cast<int64_t>(slices), store.run(1)->instances);  // far below the span cap: every instance
   EXPECT_EQ(steps, store.steps(1).size());  // on their own track
+  size_t inCode = 0;  // a kernel slice inside every span that ran generated code
+  for (const StoredSpan& s : store.spans(1)) inCode += s.kernelNs > 0;
+  EXPECT_EQ(kernelSlices, inCode);
   size_t timed = 0;
   for (const StoredMemoryEvent& e : store.memoryEvents(1))
     if (e.timeNs >= 0) timed += e.predictedLive ? 2 : 1;

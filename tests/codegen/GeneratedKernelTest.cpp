@@ -25,6 +25,7 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <cmath>
 #include <algorithm>
 #include <filesystem>
@@ -136,6 +137,40 @@ TEST(GeneratedKernels, DimensionsReadAlikeAreOneLoopOverAnyRangeOfRows) {
       }
     }
   }
+}
+
+// The profiler's hook (LlvmKernels.h): every generated function calls it at its entry and its
+// exit, with its index and the range's first row, only while a holder has set it.
+std::vector<std::array<int64_t, 3>> hookCalls;
+void countingHook(int32_t function, int32_t phase, int64_t begin) { hookCalls.push_back({function, phase, begin}); }
+
+TEST(GeneratedKernels, EveryFunctionCallsTheHookAtEntryAndExitWhileItIsHeld) {
+  KernelProgram program;
+  program.kernels.push_back(oneStepKernel({OpKind::Add, DType::F32, DType::F32}, 0));
+  program.kernels.push_back(oneStepKernel({OpKind::Mul, DType::F32, DType::F32}, 1));
+  std::shared_ptr<const NativeModule> native = NativeModule::compile(program);
+  Tensor a = testing::edgyTensor(DType::F32, {4, 37}, 1), b = testing::edgyTensor(DType::F32, {37}, 2);
+  const void* inputs[] = {a.raw(), b.raw()};
+  const int64_t dims[] = {4, 37};
+  Tensor out(DType::F32, {4, 37});
+  hookCalls.clear();
+  native->forNode(1)->fn(out.raw(), inputs, dims, 0, 4);
+  EXPECT_TRUE(hookCalls.empty()) << "nobody holds the hook: no call";
+  native->holdHook(&countingHook);
+  native->holdHook(&countingHook);  // a second holder (another traced run)
+  native->forNode(1)->fn(out.raw(), inputs, dims, 1, 3);
+  native->forNode(0)->fn(out.raw(), inputs, dims, 0, 4);
+  const std::vector<std::array<int64_t, 3>> want{{1, 0, 1}, {1, 1, 1}, {0, 0, 0}, {0, 1, 0}};
+  EXPECT_EQ(hookCalls, want);
+  native->releaseHook();
+  native->forNode(0)->fn(out.raw(), inputs, dims, 0, 4);
+  EXPECT_EQ(hookCalls.size(), 6u) << "one holder left: still called";
+  native->releaseHook();
+  native->forNode(0)->fn(out.raw(), inputs, dims, 0, 4);
+  EXPECT_EQ(hookCalls.size(), 6u) << "released by every holder: no call";
+  native->releaseHook();  // one release too many is harmless
+  Tensor want2 = cpu::evalOp(OpKind::Add, OpAttrs{}, {a, b}, DType::F32, {4, 37});
+  EXPECT_EQ(firstDifference(want2, out), "") << "the hook changes nothing computed";
 }
 
 TEST(GeneratedKernels, InputsThatDoNotFitTheKernelAreLeftToTheLibrary) {

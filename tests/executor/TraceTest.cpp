@@ -60,6 +60,41 @@ TEST(Trace, EveryStatementInstanceIsCountedOnceUnderItsStatementAndNode) {
   EXPECT_GT(trace.runNs(), 0);
 }
 
+// The generated kernels' hook (KernelTimer): the time inside generated code is charged to the
+// statement running it, within its span, and only to statements a generated kernel computed.
+TEST(Trace, TimeInsideGeneratedCodeIsChargedToTheStatementRunningIt) {
+  CompiledProgram p = compiledExample("rnn.tpo");
+  ASSERT_TRUE(p.native);
+  TraceCollector trace;
+  CompiledRunOptions options;
+  options.trace = &trace;
+  runCompiled(p, {}, options);
+  int64_t inCode = 0;
+  for (const StatementProfile& s : trace.statements()) {
+    EXPECT_LE(s.kernelNs, s.totalNs) << "statement " << s.statement;
+    if (s.generatedCalls == 0) EXPECT_EQ(s.kernelNs, 0) << "statement " << s.statement << " ran no generated code";
+    inCode += s.kernelNs;
+  }
+  EXPECT_GT(inCode, 0);
+  EXPECT_EQ(inCode, trace.kernelNs());
+  int64_t spansInCode = 0;
+  for (const TraceSpan& span : trace.spans()) {
+    EXPECT_LE(span.kernelNs, span.durationNs);
+    if (span.kernelNs == 0) continue;
+    EXPECT_TRUE(span.generated);
+    EXPECT_GE(span.kernelStartNs, span.startNs);
+    EXPECT_LE(span.kernelStartNs + span.kernelNs, span.startNs + span.durationNs);
+    spansInCode += span.kernelNs;
+  }
+  EXPECT_EQ(spansInCode, inCode);
+  ProfileSummary summary = summariseProfile(p.graph, trace, &p.kernels);
+  EXPECT_EQ(summary.kernelNs, inCode);
+  // Without a trace nobody listens, and a run after the traced one charges nothing to it.
+  const int64_t before = trace.kernelNs();
+  runCompiled(p, {}, CompiledRunOptions{});
+  EXPECT_EQ(trace.kernelNs(), before);
+}
+
 TEST(Trace, AggregatesStayExactBeyondTheSpanCapAndARunStartsAfresh) {
   CompiledProgram p = compiledExample("rnn.tpo");
   TraceCollector full, capped(10);

@@ -66,8 +66,10 @@ TEST(RunStore, AVersionOneFileIsMigratedKeepingItsRuns) {
   {
     RunStore store(tmp.path());
     id = testing::storeRun(store, p);
-    // Back to what version 1 had: no steps, no flows.
-    store.db().exec("DROP TABLE flows; ALTER TABLE runs DROP COLUMN flows_truncated; DROP TABLE step_statements; "
+    // Back to what version 1 had: no steps, no flows, no time inside generated code.
+    store.db().exec("ALTER TABLE run_nodes DROP COLUMN kernel_ns; ALTER TABLE spans DROP COLUMN kernel_start_ns; "
+                    "ALTER TABLE spans DROP COLUMN kernel_ns; "
+                    "DROP TABLE flows; ALTER TABLE runs DROP COLUMN flows_truncated; DROP TABLE step_statements; "
                     "DROP TABLE steps; PRAGMA user_version = 1;");
   }
   RunStore store(tmp.path());
@@ -75,6 +77,7 @@ TEST(RunStore, AVersionOneFileIsMigratedKeepingItsRuns) {
   EXPECT_EQ(store.run(id)->status, "ok");
   EXPECT_EQ(store.spans(id).size(), p.trace.spans().size());
   EXPECT_TRUE(store.steps(id).empty());  // the old run has none; new runs do
+  for (const StoredNode& n : store.nodes(id)) EXPECT_EQ(n.kernelNs, 0) << n.label;
   const int64_t next = testing::storeRun(store, p);
   EXPECT_EQ(store.steps(next).size(), p.trace.steps().size());
 }
