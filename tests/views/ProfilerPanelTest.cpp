@@ -101,8 +101,16 @@ private Q_SLOTS:
     }
     QVERIFY(shares > 0.5 && shares <= 1.0 + 1e-9);
 
-    // Statistics: a row per node that ran.
+    // Statistics: a row per node that ran, with the time inside generated code where a kernel ran.
     QCOMPARE(panel->statistics()->table()->rowCount(), static_cast<int>(store.nodes(id).size()));
+    QTableWidget* stats = panel->statistics()->table();
+    int inCode = -1;
+    for (int c = 0; c < stats->columnCount(); ++c)
+      if (stats->horizontalHeaderItem(c)->text() == QStringLiteral("in code")) inCode = c;
+    QVERIFY(inCode >= 0);
+    bool timed = false;
+    for (int r = 0; r < stats->rowCount(); ++r) timed |= stats->item(r, inCode)->text() != QStringLiteral("-");
+    QVERIFY(timed);
 
     // A span -> its node's source range in the editor.
     TimelineView* timeline = panel->timeline();

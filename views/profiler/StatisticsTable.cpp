@@ -35,7 +35,7 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 
 const QStringList kColumns = {QObject::tr("group"), QObject::tr("time %"), QObject::tr("total"), QObject::tr("calls"),
                               QObject::tr("mean"), QObject::tr("min"), QObject::tr("max"), QObject::tr("generated"),
-                              QObject::tr("bytes written"), QObject::tr("peak bytes"), QObject::tr("kernel"),
+                              QObject::tr("in code"), QObject::tr("bytes written"), QObject::tr("peak bytes"), QObject::tr("kernel"),
                               QObject::tr("source")};
 
 }  // namespace
@@ -90,7 +90,7 @@ void StatisticsTable::rebuild() {
       continue;
     }
     StoredNode& g = it->second;
-    g.calls += n.calls, g.totalNs += n.totalNs, g.generatedCalls += n.generatedCalls;
+    g.calls += n.calls, g.totalNs += n.totalNs, g.generatedCalls += n.generatedCalls, g.kernelNs += n.kernelNs;
     g.bytes += n.bytes, g.peakBytes += n.peakBytes;
     g.minNs = std::min(g.minNs, n.minNs), g.maxNs = std::max(g.maxNs, n.maxNs);
     if (n.line > 0 && (g.line == 0 || n.line < g.line)) g.line = n.line, g.col = n.col, g.endLine = n.endLine, g.endCol = n.endCol;
@@ -115,10 +115,15 @@ void StatisticsTable::rebuild() {
     table_->setItem(row, 5, new NumberItem(q(formatDuration(g.minNs)), g.minNs));
     table_->setItem(row, 6, new NumberItem(q(formatDuration(g.maxNs)), g.maxNs));
     table_->setItem(row, 7, new NumberItem(QString::number(g.generatedCalls), g.generatedCalls));
-    table_->setItem(row, 8, new NumberItem(q(formatBytes(g.bytes)), g.bytes));
-    table_->setItem(row, 9, new NumberItem(q(formatBytes(g.peakBytes)), g.peakBytes));
-    table_->setItem(row, 10, new QTableWidgetItem(q(g.kernel)));
-    table_->setItem(row, 11, new QTableWidgetItem(g.line > 0 ? tr("line %1").arg(g.line) : QString()));
+    // The time inside generated code (the kernels' hook), and its share of the group's time.
+    const QString inCode = g.kernelNs > 0 ? QStringLiteral("%1 (%2%)").arg(q(formatDuration(g.kernelNs)))
+                                                .arg(QString::number(100.0 * g.kernelNs / std::max<int64_t>(1, g.totalNs), 'f', 0))
+                                          : QStringLiteral("-");
+    table_->setItem(row, 8, new NumberItem(inCode, static_cast<double>(g.kernelNs)));
+    table_->setItem(row, 9, new NumberItem(q(formatBytes(g.bytes)), g.bytes));
+    table_->setItem(row, 10, new NumberItem(q(formatBytes(g.peakBytes)), g.peakBytes));
+    table_->setItem(row, 11, new QTableWidgetItem(q(g.kernel)));
+    table_->setItem(row, 12, new QTableWidgetItem(g.line > 0 ? tr("line %1").arg(g.line) : QString()));
     ++row;
   }
   table_->setSortingEnabled(true);

@@ -218,6 +218,7 @@ QString TimelineView::describe(const StoredSpan& s) const {
   }
   text += QStringLiteral("<br>start %1, duration %2").arg(q(formatDuration(s.startNs)), q(formatDuration(s.durationNs)));
   if (s.generated) text += QStringLiteral("<br>generated kernel");
+  if (s.kernelNs > 0) text += QStringLiteral(", %1 inside its code").arg(q(formatDuration(s.kernelNs)));
   return text;
 }
 
