@@ -126,19 +126,20 @@ namespace {
 /// whose whole window along `dim` a value without `dim` on that way reads (autodiff's
 /// `-g[i, 0:T, 0:B] / B` for the returns g) go to `windows`: x's values wait for all of them.
 void feedingRecurrences(const Graph& g, NodeId x, const std::string& dim, const std::map<NodeId, int>& sequential,
-                        bool throughWindow, std::set<std::pair<NodeId, bool>>& seen, std::map<NodeId, int>& out,
+                        const std::function<bool(const Edge&)>& withinAnIteration, bool throughWindow,
+                        std::set<std::pair<NodeId, bool>>& seen, std::map<NodeId, int>& out,
                         std::map<NodeId, int>& windows) {
   if (!seen.insert({x, throughWindow}).second) return;
   if (auto it = sequential.find(x); it != sequential.end()) {
     (throughWindow ? windows : out).emplace(x, it->second);
     return;
   }
-  const auto withinAnIteration = readsWithinAnIteration(g);
   for (const Edge* e : g.inputs(x)) {
     const std::vector<std::string>& domain = g.node(e->producer).domain;
     auto at = std::find(domain.begin(), domain.end(), dim);
     if (at == domain.end()) {  // a value made once for every coordinate of dim: it may read whole windows
-      if (withinAnIteration(*e)) feedingRecurrences(g, e->producer, dim, sequential, true, seen, out, windows);
+      if (withinAnIteration(*e))
+        feedingRecurrences(g, e->producer, dim, sequential, withinAnIteration, true, seen, out, windows);
       continue;
     }
     const IndexAtom& a = e->index[static_cast<size_t>(at - domain.begin())];
@@ -148,14 +149,14 @@ void feedingRecurrences(const Graph& g, NodeId x, const std::string& dim, const 
       continue;
     }
     if (a.isSlice() || a.start != IndexExpr::dim(dim)) continue;
-    feedingRecurrences(g, e->producer, dim, sequential, false, seen, out, windows);
+    feedingRecurrences(g, e->producer, dim, sequential, withinAnIteration, false, seen, out, windows);
   }
 }
 
 /// Whether some node of `from` reads (through any chain of reads within one training
 /// iteration) some node of `of`.
-bool dependsOnAny(const Graph& g, const std::vector<NodeId>& from, const std::set<NodeId>& of) {
-  const auto withinAnIteration = readsWithinAnIteration(g);
+bool dependsOnAny(const Graph& g, const std::set<NodeId>& from, const std::set<NodeId>& of,
+                  const std::function<bool(const Edge&)>& withinAnIteration) {
   std::set<NodeId> seen(from.begin(), from.end());
   std::vector<NodeId> work(from.begin(), from.end());
   while (!work.empty()) {
@@ -173,25 +174,27 @@ bool dependsOnAny(const Graph& g, const std::vector<NodeId>& from, const std::se
 }  // namespace
 
 std::optional<int> stepwiseOrder(const Graph& g, NodeId x, const std::string& dim) {
+  const auto withinAnIteration = readsWithinAnIteration(g);
   std::set<std::pair<NodeId, bool>> seen;
   std::map<NodeId, int> feeding, windows;
-  feedingRecurrences(g, x, dim, sequentialDirections(g, dim), false, seen, feeding, windows);
+  feedingRecurrences(g, x, dim, sequentialDirections(g, dim), withinAnIteration, false, seen, feeding, windows);
   if (feeding.empty()) return std::nullopt;
-  std::vector<NodeId> forwards, backwards, mixed;
-  for (const auto& [n, direction] : feeding) (direction > 0 ? forwards : direction < 0 ? backwards : mixed).push_back(n);
+  std::set<NodeId> forwards, backwards;
+  for (const auto& [n, direction] : feeding) {
+    if (direction == 0) return 0;  // a recurrence without one direction
+    (direction > 0 ? forwards : backwards).insert(n);
+  }
   // A backward recurrence read as a whole window that runs after the forward ones (it reads
   // their values): slice sinking makes the window's points reads at x's own coordinate, so
   // x's values come backwards with it (a policy gradient's product at step t: the forward
   // pass at t, and the returns at t, a backward recurrence over the forward pass's rewards).
-  if (mixed.empty())
-    for (const auto& [n, direction] : windows)
-      if (direction < 0 && std::find(backwards.begin(), backwards.end(), n) == backwards.end()) backwards.push_back(n);
-  if (!mixed.empty()) return 0;
+  for (const auto& [n, direction] : windows)
+    if (direction < 0) backwards.insert(n);
   if (backwards.empty()) return 1;
   if (forwards.empty()) return -1;
   // Both: the values come in the order of the recurrence that reads the other one's values.
-  const bool backwardsLater = dependsOnAny(g, backwards, {forwards.begin(), forwards.end()});
-  const bool forwardsLater = dependsOnAny(g, forwards, {backwards.begin(), backwards.end()});
+  const bool backwardsLater = dependsOnAny(g, backwards, forwards, withinAnIteration);
+  const bool forwardsLater = dependsOnAny(g, forwards, backwards, withinAnIteration);
   if (backwardsLater == forwardsLater) return 0;
   return backwardsLater ? -1 : 1;
 }

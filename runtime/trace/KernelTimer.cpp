@@ -6,9 +6,9 @@ namespace {
 
 thread_local TraceCollector* listening = nullptr;
 
-void kernelHook(int32_t /*function*/, int32_t phase, int64_t begin) {
+void kernelHook(int32_t /*function*/, int32_t phase, int64_t /*begin*/) {
   TraceCollector* trace = listening;
-  if (!trace || begin != 0) return;  // another run's thread, or a range a helper thread runs
+  if (!trace) return;  // a thread no timer listens on: a helper thread's range, or an untraced run
   if (phase == 0)
     trace->kernelEnter();
   else
